@@ -1,0 +1,344 @@
+//! The search's view of a chess position: a `shakmaty::Chess` plus its
+//! 64-bit Zobrist key, and the stack of keys used to detect repetitions.
+//!
+//! shakmaty has no unmake, so the search copies a [`Board`] and plays a move
+//! on the copy (copy-make). The key is kept incrementally with shakmaty's own
+//! Zobrist values, so it always equals
+//! `pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)`: the en passant file
+//! is hashed only when an en passant capture is really legal, which is what
+//! the rules of repetition ask for (FIDE 9.2: positions are the same when the
+//! same moves are possible). The tests prove incremental == from scratch over
+//! thousands of random positions.
+//!
+//! [`KeyHistory`] holds the keys of every position since the game started:
+//! the game's moves first, then the search path pushed and popped by the
+//! search. A position repeated once inside the search path is scored a draw
+//! (twofold); a position that only repeats game history needs two earlier
+//! occurrences (threefold).
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square};
+
+/// A position with its Zobrist key, cheap enough to copy at every node.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pos: Chess,
+    key: u64,
+    /// The en passant file included in `key`, if any.
+    hashed_ep_file: Option<File>,
+}
+
+impl Board {
+    /// Wraps a position, hashing it from scratch.
+    pub fn new(pos: Chess) -> Board {
+        let key = full_key(&pos);
+        let hashed_ep_file = pos.ep_square(EnPassantMode::Legal).map(Square::file);
+        Board {
+            pos,
+            key,
+            hashed_ep_file,
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        Board::new(Chess::default())
+    }
+
+    pub fn pos(&self) -> &Chess {
+        &self.pos
+    }
+
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    pub fn halfmoves(&self) -> u32 {
+        self.pos.halfmoves()
+    }
+
+    pub fn is_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    /// Returns the position after the legal move `m`, with its key updated
+    /// incrementally.
+    pub fn play(&self, m: Move) -> Board {
+        let mover = self.pos.turn();
+        let mut pos = self.pos.clone();
+        pos.play_unchecked(m);
+
+        let mut key = self.key ^ u64::from(Zobrist64::zobrist_for_white_turn());
+        key ^= piece_delta(m, mover);
+        if self.pos.castles().castling_rights() != pos.castles().castling_rights() {
+            key ^= castling_key(&self.pos) ^ castling_key(&pos);
+        }
+        if let Some(file) = self.hashed_ep_file {
+            key ^= ep_key(file);
+        }
+        // shakmaty records an en passant square only after a double push;
+        // the legality check (which generates moves) runs only then.
+        let hashed_ep_file = pos
+            .maybe_ep_square()
+            .and_then(|_| pos.ep_square(EnPassantMode::Legal))
+            .map(Square::file);
+        if let Some(file) = hashed_ep_file {
+            key ^= ep_key(file);
+        }
+        Board {
+            pos,
+            key,
+            hashed_ep_file,
+        }
+    }
+
+    /// Returns the position with the side to move passed, for null-move
+    /// pruning, or `None` when that is not a legal setup (in check).
+    pub fn play_null(&self) -> Option<Board> {
+        let pos = self.pos.clone().swap_turn().ok()?;
+        let mut key = self.key ^ u64::from(Zobrist64::zobrist_for_white_turn());
+        if let Some(file) = self.hashed_ep_file {
+            key ^= ep_key(file);
+        }
+        Some(Board {
+            pos,
+            key,
+            hashed_ep_file: None,
+        })
+    }
+}
+
+/// The key of `pos` computed from scratch.
+pub fn full_key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn piece_key(square: Square, role: Role, color: Color) -> u64 {
+    Zobrist64::zobrist_for_piece(square, role.of(color)).0
+}
+
+fn ep_key(file: File) -> u64 {
+    Zobrist64::zobrist_for_en_passant_file(file).0
+}
+
+fn castling_key(pos: &Chess) -> u64 {
+    let castles = pos.castles();
+    let mut key = 0;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    key
+}
+
+/// The XOR of the piece keys that `m` removes and adds.
+fn piece_delta(m: Move, mover: Color) -> u64 {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let mut delta =
+                piece_key(from, role, mover) ^ piece_key(to, promotion.unwrap_or(role), mover);
+            if let Some(victim) = capture {
+                delta ^= piece_key(to, victim, !mover);
+            }
+            delta
+        }
+        Move::EnPassant { from, to } => {
+            let captured = Square::from_coords(to.file(), from.rank());
+            piece_key(from, Role::Pawn, mover)
+                ^ piece_key(to, Role::Pawn, mover)
+                ^ piece_key(captured, Role::Pawn, !mover)
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            piece_key(king, Role::King, mover)
+                ^ piece_key(rook, Role::Rook, mover)
+                ^ piece_key(side.king_to(mover), Role::King, mover)
+                ^ piece_key(side.rook_to(mover), Role::Rook, mover)
+        }
+        Move::Put { role, to } => piece_key(to, role, mover),
+    }
+}
+
+/// Keys of all positions of the game so far, then of the search path.
+#[derive(Clone, Debug, Default)]
+pub struct KeyHistory {
+    keys: Vec<u64>,
+    /// Index of the search's root position in `keys`.
+    root: usize,
+}
+
+impl KeyHistory {
+    /// A history whose last entry is the root position of a search.
+    pub fn new(game_keys: Vec<u64>) -> KeyHistory {
+        let root = game_keys.len().saturating_sub(1);
+        KeyHistory {
+            keys: game_keys,
+            root,
+        }
+    }
+
+    pub fn push(&mut self, key: u64) {
+        self.keys.push(key);
+    }
+
+    pub fn pop(&mut self) {
+        debug_assert!(self.keys.len() > self.root + 1, "popped the root");
+        self.keys.pop();
+    }
+
+    /// Whether the last pushed position (with `halfmoves` since the last
+    /// capture or pawn move) is a draw by repetition: a repeat of a position
+    /// after the root, or a third occurrence counting game history.
+    pub fn is_repetition(&self, halfmoves: u32) -> bool {
+        let Some((&key, earlier)) = self.keys.split_last() else {
+            return false;
+        };
+        let reach = (halfmoves as usize).min(earlier.len());
+        let mut occurrences = 0;
+        // Positions with the same side to move are two plies apart.
+        for index in (earlier.len() - reach..earlier.len())
+            .rev()
+            .skip(1)
+            .step_by(2)
+        {
+            if earlier[index] == key {
+                if index > self.root {
+                    return true;
+                }
+                occurrences += 1;
+                if occurrences >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+
+    /// A small deterministic generator so the test needs no extra crate.
+    struct SplitMix(u64);
+    impl SplitMix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+    }
+
+    fn random_games_agree(start: Chess, games: usize, seed: u64) {
+        let mut rng = SplitMix(seed);
+        let mut checked = 0;
+        for _ in 0..games {
+            let mut board = Board::new(start.clone());
+            for _ in 0..200 {
+                let moves = board.pos().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                board = board.play(m);
+                assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > games * 20);
+    }
+
+    #[test]
+    fn incremental_key_matches_full_hash_in_random_games() {
+        random_games_agree(Chess::default(), 300, 1);
+    }
+
+    #[test]
+    fn incremental_key_matches_full_hash_from_tricky_positions() {
+        for fen in [
+            // Castling rights of both sides, en passant possibilities.
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+        ] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            random_games_agree(pos, 100, 7);
+        }
+        let pos: Chess = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap();
+        random_games_agree(pos, 100, 9);
+    }
+
+    #[test]
+    fn en_passant_is_hashed_only_when_legal() {
+        // After e2e4 no black pawn can capture: same key as without ep.
+        let board = Board::startpos();
+        let e4 = UciMove::from_ascii(b"e2e4")
+            .unwrap()
+            .to_move(board.pos())
+            .unwrap();
+        let after = board.play(e4);
+        assert_eq!(after.key(), full_key(after.pos()));
+        assert_eq!(after.hashed_ep_file, None);
+    }
+
+    #[test]
+    fn null_move_flips_side_and_keeps_key_consistent() {
+        let board = Board::startpos();
+        let null = board.play_null().unwrap();
+        assert_eq!(null.turn(), Color::Black);
+        assert_eq!(null.key(), full_key(null.pos()));
+    }
+
+    #[test]
+    fn repetition_inside_search_is_twofold_and_game_history_needs_three() {
+        let a = 1;
+        let b = 2;
+        // Game: a b a b [root=a]... the root itself is a second occurrence.
+        let mut history = KeyHistory::new(vec![a, b, a, b, a]);
+        history.push(b);
+        // b occurred twice in the game before: third occurrence.
+        assert!(history.is_repetition(10));
+        history.pop();
+
+        let mut fresh = KeyHistory::new(vec![a]);
+        fresh.push(b);
+        fresh.push(3);
+        fresh.push(b);
+        // b repeats inside the search path: twofold is enough.
+        assert!(fresh.is_repetition(10));
+        // A capture in between (halfmoves 1) makes it unreachable.
+        assert!(!fresh.is_repetition(1));
+
+        let mut once = KeyHistory::new(vec![b, 3, a]);
+        once.push(4);
+        once.push(b);
+        // b occurred once, before the root: only twofold, not a draw.
+        assert!(!once.is_repetition(10));
+    }
+}

@@ -1,0 +1,142 @@
+//! `engine.toml`: defaults for the UCI options, read once at start-up.
+//!
+//! Lookup order: the `--config PATH` argument, then `engine.toml` beside the
+//! executable, then the built-in defaults. Keys are option names (any case,
+//! quoted when they contain spaces); values are integers or booleans. The
+//! file never stops the engine: a broken file or entry is reported (logged,
+//! and repeated as `info string error: engine.toml: …` after `uci`) and the
+//! built-in default stays.
+
+use std::path::{Path, PathBuf};
+
+use crate::uci::options::{self, Options};
+
+pub const FILE_NAME: &str = "engine.toml";
+
+/// The option defaults after reading the config, and what went wrong.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    pub defaults: Options,
+    pub errors: Vec<String>,
+    /// The file that was read, if any.
+    pub source: Option<PathBuf>,
+}
+
+impl Config {
+    /// Loads the config from `explicit`, or from beside the executable.
+    pub fn load(explicit: Option<&Path>) -> Config {
+        match explicit {
+            Some(path) => match std::fs::read_to_string(path) {
+                Ok(text) => Config::parse(&text, Some(path.to_path_buf())),
+                Err(error) => Config::failed(format!("cannot read {}: {error}", path.display())),
+            },
+            None => {
+                let beside_exe = std::env::current_exe()
+                    .ok()
+                    .and_then(|exe| exe.parent().map(|dir| dir.join(FILE_NAME)));
+                match beside_exe {
+                    Some(path) if path.is_file() => match std::fs::read_to_string(&path) {
+                        Ok(text) => Config::parse(&text, Some(path)),
+                        Err(error) => {
+                            Config::failed(format!("cannot read {}: {error}", path.display()))
+                        }
+                    },
+                    _ => Config::default(),
+                }
+            }
+        }
+    }
+
+    fn failed(error: String) -> Config {
+        log::warn!("{FILE_NAME}: {error}");
+        Config {
+            errors: vec![error],
+            ..Config::default()
+        }
+    }
+
+    /// Reads config text; every problem is collected, none is fatal.
+    pub fn parse(text: &str, source: Option<PathBuf>) -> Config {
+        let mut config = Config {
+            source,
+            ..Config::default()
+        };
+        let table = match text.parse::<toml::Table>() {
+            Ok(table) => table,
+            Err(error) => {
+                let message = format!("not valid TOML: {}", error.message());
+                log::warn!("{FILE_NAME}: {message}");
+                config.errors.push(message);
+                return config;
+            }
+        };
+        for (key, value) in &table {
+            let text = match value {
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => {
+                    config.errors.push(format!(
+                        "'{key}' must be an integer or a boolean, not {}",
+                        other.type_str()
+                    ));
+                    continue;
+                }
+            };
+            match options::parse_change(key, Some(&text)) {
+                Ok(parsed) => {
+                    config.defaults.apply(parsed.change);
+                    config.errors.extend(parsed.note);
+                }
+                Err(error) => config.errors.push(error),
+            }
+        }
+        for error in &config.errors {
+            log::warn!("{FILE_NAME}: {error}");
+        }
+        config
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn reads_options_by_name_in_any_case() {
+        let config = Config::parse("hash = 64\n\"Move Overhead\" = 50\nPonder = true\n", None);
+        assert!(config.errors.is_empty(), "{:?}", config.errors);
+        assert_eq!(config.defaults.hash_mb, 64);
+        assert_eq!(config.defaults.move_overhead, Duration::from_millis(50));
+        assert!(config.defaults.ponder);
+    }
+
+    #[test]
+    fn bad_entries_are_reported_and_keep_defaults() {
+        let config = Config::parse("Hash = \"big\"\nContempt = 3\nThreads = 0\n", None);
+        assert_eq!(config.errors.len(), 3, "{:?}", config.errors);
+        assert_eq!(config.defaults.hash_mb, 16);
+        assert_eq!(config.defaults.threads, 1, "clamped to the minimum");
+    }
+
+    #[test]
+    fn broken_toml_is_reported() {
+        let config = Config::parse("Hash = = 3", None);
+        assert_eq!(config.errors.len(), 1);
+        assert_eq!(config.defaults, Options::default());
+    }
+
+    #[test]
+    fn missing_explicit_file_is_reported() {
+        let config = Config::load(Some(Path::new("/nonexistent/rookery.toml")));
+        assert_eq!(config.errors.len(), 1);
+    }
+
+    #[test]
+    fn shipped_engine_toml_is_valid() {
+        let text = include_str!("../engine.toml");
+        let config = Config::parse(text, None);
+        assert!(config.errors.is_empty(), "{:?}", config.errors);
+        assert_eq!(config.defaults, Options::default());
+    }
+}

@@ -1,0 +1,360 @@
+//! The engine's state between commands: options, the transposition table,
+//! the thread pool, the game position, and the search in flight.
+//!
+//! Every UCI command lands in [`Engine::handle`]. Commands never block on a
+//! running search except where they must (a new `go`, `ucinewgame`, `quit`,
+//! end of input): `isready`, `stop` and `ponderhit` are answered at once.
+//! Bad input is answered with `info string error: …` and changes nothing;
+//! the last valid position and options stay.
+
+use std::sync::Arc;
+
+use crossbeam::channel::Receiver;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+use crate::board::Board;
+use crate::config::Config;
+use crate::eval::evaluate;
+use crate::output;
+use crate::search::{self, Limits, SearchJob, ThreadPool};
+use crate::tt::TranspositionTable;
+use crate::uci::command::{Command, Go};
+use crate::uci::options::{self, Change, Options};
+use crate::{bench, perft};
+
+pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
+pub const AUTHOR: &str = "the Rookery developers";
+
+/// Whether the UCI loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The game as set by the last valid `position` command.
+struct Game {
+    board: Board,
+    /// Keys of every position from the setup to the current one.
+    keys: Vec<u64>,
+}
+
+impl Game {
+    fn new(pos: Chess) -> Game {
+        let board = Board::new(pos);
+        Game {
+            keys: vec![board.key()],
+            board,
+        }
+    }
+}
+
+struct RunningSearch {
+    job: Arc<SearchJob>,
+    finished: Receiver<()>,
+}
+
+pub struct Engine {
+    options: Options,
+    config: Config,
+    tt: Arc<TranspositionTable>,
+    pool: ThreadPool,
+    game: Game,
+    search: Option<RunningSearch>,
+}
+
+impl Engine {
+    /// An engine with the options from `config`. Fails only when the
+    /// configured table or threads cannot be had even at their minimum.
+    pub fn new(config: Config) -> Result<Engine, String> {
+        let mut options = config.defaults;
+        let tt = match TranspositionTable::new(options.hash_mb) {
+            Ok(tt) => tt,
+            Err(error) => {
+                log::warn!("{error}; using the minimum size");
+                options.hash_mb = 1;
+                TranspositionTable::new(1).map_err(|e| e.to_string())?
+            }
+        };
+        let pool = ThreadPool::new(options.threads)
+            .map_err(|e| format!("cannot start search threads: {e}"))?;
+        Ok(Engine {
+            options,
+            config,
+            tt: Arc::new(tt),
+            pool,
+            game: Game::new(Chess::default()),
+            search: None,
+        })
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        if self.options.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// Whether a search is still running (its `bestmove` not yet printed).
+    pub fn is_searching(&mut self) -> bool {
+        let done = self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.finished.try_recv().is_ok());
+        if done {
+            self.search = None;
+        }
+        self.search.is_some()
+    }
+
+    /// Blocks until the running search, if any, has printed its bestmove.
+    pub fn wait_for_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            let _ = search.finished.recv();
+        }
+    }
+
+    /// Stops the running search and waits for its bestmove.
+    fn stop_search(&mut self) {
+        if let Some(search) = &self.search {
+            search.job.control.stop();
+        }
+        self.wait_for_search();
+    }
+
+    /// End of input: a finite search finishes and prints its bestmove; an
+    /// infinite or pondering one is stopped.
+    pub fn end_of_input(&mut self) {
+        if let Some(search) = &self.search
+            && (search.job.limits.infinite || search.job.control.is_pondering())
+        {
+            search.job.control.stop();
+        }
+        self.wait_for_search();
+    }
+
+    pub fn handle(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => self.uci(),
+            Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
+            Command::IsReady => output::send("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register => {}
+            Command::UciNewGame => {
+                self.stop_search();
+                self.tt.clear(self.options.threads);
+                self.pool.new_game();
+            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => {
+                if let Some(search) = &self.search {
+                    search.job.control.ponder_hit();
+                }
+            }
+            Command::Quit => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            Command::Bench { depth } => self.unless_searching("bench", |_| {
+                bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &mut |line| {
+                    output::send(&format!("info string {line}"))
+                });
+            }),
+            Command::Perft { depth } => self.unless_searching("perft", |engine| {
+                let pos = engine.game.board.pos().clone();
+                let mode = engine.castling_mode();
+                perft::run(&pos, depth, mode, true, &mut |line| {
+                    output::send(&format!("info string {line}"))
+                });
+            }),
+            Command::Display => self.display(),
+            Command::Eval => output::send(&format!(
+                "info string static evaluation {} cp (side to move)",
+                evaluate(&self.game.board)
+            )),
+        }
+        Flow::Continue
+    }
+
+    fn unless_searching(&mut self, what: &str, action: impl FnOnce(&mut Engine)) {
+        if self.is_searching() {
+            output::error(&format!("{what} is not available while searching"));
+        } else {
+            action(self);
+        }
+    }
+
+    fn uci(&self) {
+        output::send(&format!("id name {NAME}"));
+        output::send(&format!("id author {AUTHOR}"));
+        for line in self.config.defaults.uci_lines() {
+            output::send(&line);
+        }
+        output::send("uciok");
+        for error in &self.config.errors {
+            output::error(&format!("{}: {error}", crate::config::FILE_NAME));
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let parsed = match options::parse_change(name, value) {
+            Ok(parsed) => parsed,
+            Err(error) => return output::error(&error),
+        };
+        if let Some(note) = &parsed.note {
+            output::error(note);
+        }
+        let needs_idle = matches!(
+            parsed.change,
+            Change::Hash(_) | Change::Threads(_) | Change::ClearHash
+        );
+        if needs_idle && self.is_searching() {
+            return output::error(&format!("option '{name}' cannot change while searching"));
+        }
+        match parsed.change {
+            Change::Hash(mb) if mb != self.options.hash_mb => match TranspositionTable::new(mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(error) => {
+                    return output::error(&format!("{error}; keeping {} MB", self.options.hash_mb));
+                }
+            },
+            Change::Threads(n) if n != self.options.threads => {
+                // The old threads are joined once the new ones run; if the
+                // new ones cannot start, the old pool stays.
+                self.pool = match ThreadPool::new(n) {
+                    Ok(pool) => pool,
+                    Err(error) => {
+                        return output::error(&format!("cannot start {n} threads: {error}"));
+                    }
+                };
+            }
+            Change::ClearHash => self.tt.clear(self.options.threads),
+            _ => {}
+        }
+        self.options.apply(parsed.change);
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mode = self.castling_mode();
+        let start = match fen {
+            None => Chess::default(),
+            Some(text) => match parse_fen(text, mode) {
+                Ok(pos) => pos,
+                Err(error) => {
+                    return output::error(&format!(
+                        "invalid FEN '{text}': {error}; position unchanged"
+                    ));
+                }
+            },
+        };
+        let mut game = Game::new(start);
+        for (index, text) in moves.iter().enumerate() {
+            match parse_move(game.board.pos(), text) {
+                Ok(m) => {
+                    game.board = game.board.play(m);
+                    game.keys.push(game.board.key());
+                }
+                Err(error) => {
+                    output::error(&format!(
+                        "move {} '{text}': {error}; position set to the {index} legal moves before it",
+                        index + 1
+                    ));
+                    break;
+                }
+            }
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, go: Go) {
+        self.stop_search();
+        for error in &go.errors {
+            output::error(error);
+        }
+        let pos = self.game.board.pos();
+        let legal = pos.legal_moves();
+        let mut root_moves: Vec<Move> = legal.iter().copied().collect();
+        if !go.search_moves.is_empty() {
+            let mut chosen = Vec::new();
+            for text in &go.search_moves {
+                match parse_move(pos, text) {
+                    Ok(m) if !chosen.contains(&m) => chosen.push(m),
+                    Ok(_) => {}
+                    Err(error) => output::error(&format!("searchmoves '{text}': {error}")),
+                }
+            }
+            if chosen.is_empty() {
+                output::error("no legal move in searchmoves; searching all moves");
+            } else {
+                root_moves = chosen;
+            }
+        }
+        let limits = Limits {
+            search_moves: root_moves.clone(),
+            ponder: go.ponder,
+            white_time: go.white_time,
+            black_time: go.black_time,
+            white_increment: go.white_increment,
+            black_increment: go.black_increment,
+            moves_to_go: go.moves_to_go,
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate,
+            move_time: go.move_time,
+            infinite: go.infinite,
+        };
+        let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
+        self.tt.new_search();
+        let (job, finished) = SearchJob::new(
+            self.game.board.clone(),
+            self.game.keys.clone(),
+            root_moves,
+            limits,
+            time,
+            Arc::clone(&self.tt),
+            self.pool.thread_count(),
+            self.castling_mode(),
+            true,
+        );
+        let job = Arc::new(job);
+        self.pool.start(Arc::clone(&job));
+        self.search = Some(RunningSearch { job, finished });
+    }
+
+    fn display(&self) {
+        let board = &self.game.board;
+        let pos = board.pos();
+        for line in format!("{:?}", pos.board()).lines() {
+            output::send(&format!("info string {line}"));
+        }
+        let fen = Fen::from_position(pos, EnPassantMode::Legal);
+        output::send(&format!("info string Fen: {fen}"));
+        output::send(&format!("info string Key: {:016x}", board.key()));
+        output::send(&format!(
+            "info string Checkers: {}",
+            pos.checkers()
+                .into_iter()
+                .map(|sq| sq.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
+}
+
+/// Parses a FEN into a legal position, with an error that says what is wrong.
+pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
+    let fen: Fen = text.trim().parse().map_err(|e| format!("{e}"))?;
+    fen.into_position(mode).map_err(|e| format!("{e}"))
+}
+
+/// Parses a UCI move and checks that it is legal in `pos`.
+pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
+    let uci: UciMove = text.parse().map_err(|_| "not a UCI move".to_string())?;
+    uci.to_move(pos)
+        .map_err(|_| "illegal in this position".to_string())
+}

@@ -1,0 +1,17 @@
+//! Rookery: a UCI chess engine on the `shakmaty` crate.
+//!
+//! Data flows one way: stdin line → [`uci::command`] → [`engine::Engine`] →
+//! [`search`] threads → `info`/`bestmove` lines through [`output`] → stdout.
+//! The threads share one lockless [`tt::TranspositionTable`].
+
+pub mod bench;
+pub mod board;
+pub mod config;
+pub mod engine;
+pub mod eval;
+pub mod output;
+pub mod perft;
+pub mod score;
+pub mod search;
+pub mod tt;
+pub mod uci;

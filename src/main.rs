@@ -1,0 +1,104 @@
+//! The `rookery` command line: the UCI engine by default, and the `bench`
+//! and `perft` tools as subcommands.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use shakmaty::{CastlingMode, Chess};
+
+use rookery::config::Config;
+use rookery::engine::{Engine, parse_fen};
+use rookery::{bench, perft, uci};
+
+/// Rookery, a UCI chess engine. Without a subcommand it speaks UCI on
+/// stdin/stdout: load it in a chess GUI (Cute Chess, Arena) or a tournament
+/// runner (cutechess-cli, fastchess). Logs go to stderr when RUST_LOG is set
+/// (RUST_LOG=debug shows every UCI line in and out).
+#[derive(Parser, Debug)]
+#[command(version, about, long_about)]
+struct Cli {
+    /// Read option defaults from this TOML file instead of the
+    /// engine.toml beside the executable.
+    #[arg(long, value_name = "PATH", global = true)]
+    config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Tool {
+    /// Search the fixed bench positions at a fixed depth (1 thread, 16 MB)
+    /// and print `N nodes N nps`: the node count identifies the search.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
+    /// Count the leaf nodes of the legal move tree (checks move generation).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Start position (default: the standard starting position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Read the FEN as Chess960 (Shredder-FEN or X-FEN castling) and
+        /// write castling king-takes-rook.
+        #[arg(long)]
+        chess960: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            let config = Config::load(cli.config.as_deref());
+            match Engine::new(config) {
+                Ok(engine) => {
+                    uci::run(engine);
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("rookery: {error}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Tool::Bench { depth }) => {
+            bench::run(depth.max(1), &mut |line| println!("{line}"));
+            ExitCode::SUCCESS
+        }
+        Some(Tool::Perft {
+            depth,
+            fen,
+            divide,
+            chess960,
+        }) => {
+            let mode = if chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            let pos = match fen {
+                None => Chess::default(),
+                Some(text) => match parse_fen(&text, mode) {
+                    Ok(pos) => pos,
+                    Err(error) => {
+                        eprintln!("rookery: invalid FEN '{text}': {error}");
+                        return ExitCode::FAILURE;
+                    }
+                },
+            };
+            perft::run(&pos, depth, mode, divide, &mut |line| println!("{line}"));
+            ExitCode::SUCCESS
+        }
+    }
+}

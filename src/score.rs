@@ -1,0 +1,93 @@
+//! Score conventions shared by the search, the transposition table and the
+//! UCI output.
+//!
+//! Scores are centipawns from the side to move's point of view. A mate is
+//! `MATE - ply` (mating) or `-MATE + ply` (being mated), where `ply` counts
+//! half-moves from the root, so shorter mates score higher. Everything at or
+//! beyond `MATE_BOUND` in magnitude is a mate score. All scores fit an `i16`,
+//! which the transposition table relies on.
+
+/// Deepest ply the search can reach; bounds the per-ply tables.
+pub const MAX_PLY: usize = 128;
+/// The largest depth a `go depth` can ask for (clamped to it).
+pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+
+pub const DRAW: i32 = 0;
+pub const MATE: i32 = 32_000;
+/// Scores beyond this magnitude are mates within `MAX_PLY`.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any real score: the initial alpha-beta window.
+pub const INFINITY: i32 = MATE + 1;
+
+/// Score of the side to move when it is checkmated at `ply`.
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// Score of the side to move when it mates at `ply`.
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+pub const fn is_mate(score: i32) -> bool {
+    score >= MATE_BOUND || score <= -MATE_BOUND
+}
+
+/// Full moves to the mate for a mate score: positive when the side to move
+/// mates, negative when it is mated (UCI `score mate N`).
+pub const fn mate_moves(score: i32) -> i32 {
+    if score > 0 {
+        (MATE - score + 1) / 2
+    } else {
+        -(MATE + score) / 2
+    }
+}
+
+/// Converts a score relative to the root into one relative to the node at
+/// `ply`, for storing in the table: a mate is stored as its distance from
+/// that node, so it stays true wherever the node is met again.
+pub const fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_table`] for a node at `ply`.
+pub const fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_moves_counts_full_moves() {
+        assert_eq!(mate_moves(mate_in(1)), 1);
+        assert_eq!(mate_moves(mate_in(3)), 2);
+        assert_eq!(mate_moves(mated_in(2)), -1);
+        assert_eq!(mate_moves(mated_in(0)), 0);
+    }
+
+    #[test]
+    fn table_conversion_round_trips_and_moves_mates() {
+        for score in [0, 57, -300, mate_in(5), mated_in(8)] {
+            assert_eq!(from_table(to_table(score, 9), 9), score);
+        }
+        // Mate in 5 plies found at ply 3 is a mate 2 plies from that node;
+        // met again at ply 7 it is a mate 9 plies from the root.
+        let stored = to_table(mate_in(5), 3);
+        assert_eq!(stored, mate_in(2));
+        assert_eq!(from_table(stored, 7), mate_in(9));
+    }
+}

@@ -1,0 +1,124 @@
+//! Iterative deepening: search depth 1, 2, 3, … until a limit says stop,
+//! each iteration seeding the next through the transposition table, the
+//! history tables and an aspiration window around the last score.
+//!
+//! Only completed iterations count: an iteration cut off by `stop` or the
+//! clock is thrown away, so the result is always a fully searched line.
+//! The main thread reports each iteration and decides, between iterations,
+//! whether another one fits the time (the soft limit).
+
+use super::{SearchJob, Searcher, ThreadResult};
+use crate::board::KeyHistory;
+use crate::output;
+use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
+use crate::uci::format;
+
+/// Iterations from which the window is narrowed around the last score.
+const ASPIRATION_MIN_DEPTH: i32 = 5;
+const ASPIRATION_INITIAL_DELTA: i32 = 25;
+/// Past this the window opens fully.
+const ASPIRATION_MAX_DELTA: i32 = 1000;
+
+impl Searcher {
+    /// Runs iterative deepening on `job` and returns the last completed
+    /// iteration, or `None` when not even one completed.
+    pub fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
+        self.keys = KeyHistory::new(job.game_keys.clone());
+        self.nodes = 0;
+        self.other_nodes = 0;
+        self.aborted = false;
+        self.tables.new_search();
+
+        let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best: Option<ThreadResult> = None;
+        for iteration in 1..=max_depth {
+            // Lazy SMP: odd helpers run one ply ahead of the main thread so
+            // the threads do not search the same tree in lockstep.
+            let depth = if self.id % 2 == 1 {
+                (iteration + 1).min(max_depth)
+            } else {
+                iteration
+            };
+            self.root_depth = depth;
+            self.seldepth = 0;
+            let score = self.aspiration(job, depth, best.as_ref().map(|b| b.score));
+            if self.aborted || self.pv.line(0).is_empty() {
+                break;
+            }
+            let result = ThreadResult {
+                depth,
+                seldepth: self.seldepth,
+                score,
+                pv: self.pv.line(0).to_vec(),
+            };
+            if self.is_main() {
+                job.control.set_nodes(self.id, self.nodes);
+                if job.report {
+                    output::send(&format::iteration(job, &result));
+                }
+                let done = self.iteration_ends_search(job, &result);
+                best = Some(result);
+                if done {
+                    break;
+                }
+            } else {
+                best = Some(result);
+                if job.control.is_stopped() {
+                    break;
+                }
+            }
+        }
+        job.control.set_nodes(self.id, self.nodes);
+        best
+    }
+
+    /// Searches the root at `depth`, first in a window around the last
+    /// score, widening it until the score falls inside.
+    fn aspiration(&mut self, job: &SearchJob, depth: i32, last_score: Option<i32>) -> i32 {
+        let mut delta = ASPIRATION_INITIAL_DELTA;
+        let (mut alpha, mut beta) = match last_score {
+            Some(score) if depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) => {
+                (score - delta, score + delta)
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = self.negamax(job, &job.root, depth, alpha, beta, 0, true);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > ASPIRATION_MAX_DELTA {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Whether the main thread should stop after this iteration: a mate
+    /// limit met, a forced single reply, or the soft time limit passed.
+    fn iteration_ends_search(&self, job: &SearchJob, result: &ThreadResult) -> bool {
+        if let Some(mate) = job.limits.mate
+            && is_mate(result.score)
+            && result.score > 0
+            && mate_moves(result.score) <= mate as i32
+        {
+            return true;
+        }
+        let Some(time) = job.time else {
+            return false;
+        };
+        if job.control.is_pondering() {
+            return false;
+        }
+        job.root_moves.len() == 1 || job.control.elapsed() >= time.soft
+    }
+}

@@ -1,0 +1,42 @@
+//! What a `go` command asks of the search: how deep, how long, which moves.
+//!
+//! This is plain data parsed from the UCI line; the time manager turns the
+//! clock fields into deadlines and the search reads the rest.
+
+use std::time::Duration;
+
+use shakmaty::Move;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Only these root moves are searched (`searchmoves`); empty = all.
+    pub search_moves: Vec<Move>,
+    pub ponder: bool,
+    pub white_time: Option<Duration>,
+    pub black_time: Option<Duration>,
+    pub white_increment: Option<Duration>,
+    pub black_increment: Option<Duration>,
+    pub moves_to_go: Option<u32>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    pub move_time: Option<Duration>,
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// A search limited only by depth (bench, tests).
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the search may end by itself, before `stop`: everything but
+    /// `go infinite` and `go ponder` (until `ponderhit`).
+    pub fn is_finite(&self) -> bool {
+        !self.infinite && !self.ponder
+    }
+}

@@ -1,0 +1,144 @@
+//! The search: iterative deepening over a negamax alpha-beta (PVS) with
+//! quiescence, run by one [`Searcher`] per thread (Lazy SMP).
+//!
+//! The pieces, each in its own module so it can grow and be tested alone:
+//! * [`alphabeta`]: the recursive search and quiescence, with pruning;
+//! * [`driver`]: iterative deepening, aspiration windows, reporting;
+//! * [`ordering`]: move ordering and the per-thread history tables;
+//! * [`pv`]: the principal-variation table;
+//! * [`time`]: soft and hard time limits from the clock;
+//! * [`control`]: the stop flag, clock and node counters threads share;
+//! * [`pool`]: the thread pool that runs a search on every thread and picks
+//!   the result.
+//!
+//! A [`SearchJob`] is everything one `go` needs, shared read-only by the
+//! threads; a [`Searcher`] is one thread's mutable state, kept across
+//! searches so its history tables keep learning during a game.
+
+mod alphabeta;
+mod control;
+mod driver;
+mod limits;
+mod ordering;
+mod pool;
+mod pv;
+mod time;
+
+use std::sync::Arc;
+
+use crossbeam::channel::{Receiver, Sender};
+use shakmaty::{CastlingMode, Move};
+
+pub use control::SearchControl;
+pub use limits::Limits;
+pub use pool::ThreadPool;
+pub use time::{TimeBudget, budget};
+
+use crate::board::{Board, KeyHistory};
+use crate::tt::TranspositionTable;
+use ordering::OrderingTables;
+use pv::PvTable;
+
+/// The outcome of one thread's last completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadResult {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    /// Never empty: the first move is the best move.
+    pub pv: Vec<Move>,
+}
+
+/// Everything a search needs, shared by all its threads.
+pub struct SearchJob {
+    pub root: Board,
+    /// Keys of the game's positions, ending with the root's.
+    pub game_keys: Vec<u64>,
+    /// The legal root moves to search (filtered by `searchmoves`).
+    pub root_moves: Vec<Move>,
+    pub limits: Limits,
+    pub time: Option<TimeBudget>,
+    pub tt: Arc<TranspositionTable>,
+    pub control: SearchControl,
+    /// How moves are written in the output (`UCI_Chess960`).
+    pub castling_mode: CastlingMode,
+    /// Whether to print `info` and `bestmove` lines (off for bench).
+    pub report: bool,
+    helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
+    finished: Sender<()>,
+}
+
+impl SearchJob {
+    /// A job and the receiver that gets a message once its `bestmove` has
+    /// been printed and every thread is idle.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        root: Board,
+        game_keys: Vec<u64>,
+        root_moves: Vec<Move>,
+        limits: Limits,
+        time: Option<TimeBudget>,
+        tt: Arc<TranspositionTable>,
+        threads: usize,
+        castling_mode: CastlingMode,
+        report: bool,
+    ) -> (SearchJob, Receiver<()>) {
+        let (finished, done) = crossbeam::channel::bounded(1);
+        let control = SearchControl::new(threads, limits.ponder);
+        let job = SearchJob {
+            root,
+            game_keys,
+            root_moves,
+            limits,
+            time,
+            tt,
+            control,
+            castling_mode,
+            report,
+            helper_results: crossbeam::channel::unbounded(),
+            finished,
+        };
+        (job, done)
+    }
+}
+
+/// One search thread's state.
+pub struct Searcher {
+    id: usize,
+    tables: OrderingTables,
+    pv: PvTable,
+    keys: KeyHistory,
+    nodes: u64,
+    /// Nodes of the other threads, refreshed now and then (node limits).
+    other_nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    /// Set when the search must unwind: every score after it is void.
+    aborted: bool,
+}
+
+impl Searcher {
+    pub fn new(id: usize) -> Searcher {
+        Searcher {
+            id,
+            tables: OrderingTables::default(),
+            pv: PvTable::default(),
+            keys: KeyHistory::default(),
+            nodes: 0,
+            other_nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            aborted: false,
+        }
+    }
+
+    /// Thread 0 owns time management and output.
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Nodes searched by this thread in the current or last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}

@@ -1,0 +1,192 @@
+//! The pool of search threads (Lazy SMP).
+//!
+//! Threads are created when the `Threads` option changes, not per `go`, each
+//! with a large stack (copy-make keeps a ~1.4 KB move list per frame). Every
+//! `go` hands the same [`SearchJob`] to all of them; each runs its own
+//! iterative deepening on its own copy of the position and its own history
+//! tables, and they share only the transposition table and the job's
+//! control block.
+//!
+//! Thread 0 leads: it reports iterations, watches the clock, and when its
+//! search ends (or, in `go infinite` and ponder mode, when `stop` or
+//! `ponderhit` lets it) it stops the helpers, gathers their last completed
+//! iterations, picks the deepest (the better score breaks ties), and prints
+//! exactly one `bestmove`. A panic in any thread is caught: the thread
+//! starts afresh and the result comes from the others, or from the first
+//! legal move.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam::channel::{Receiver, Sender};
+use shakmaty::{Move, Position};
+
+use super::{SearchJob, Searcher, ThreadResult};
+use crate::output;
+use crate::tt::PackedMove;
+use crate::uci::format;
+
+/// Stack of each search thread.
+const STACK_SIZE: usize = 64 << 20;
+/// How often the leader looks for `stop`/`ponderhit` once its search is done.
+const WAIT_POLL_INTERVAL: Duration = Duration::from_millis(1);
+
+enum Task {
+    Search(Arc<SearchJob>),
+    /// Forget what was learnt in the last game (`ucinewgame`).
+    NewGame,
+}
+
+struct Worker {
+    tasks: Sender<Task>,
+    handle: JoinHandle<()>,
+}
+
+pub struct ThreadPool {
+    workers: Vec<Worker>,
+}
+
+impl ThreadPool {
+    /// Starts `threads` idle search threads (at least one).
+    pub fn new(threads: usize) -> std::io::Result<ThreadPool> {
+        let workers = (0..threads.max(1))
+            .map(|id| {
+                let (tasks, inbox) = crossbeam::channel::unbounded();
+                let handle = std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(STACK_SIZE)
+                    .spawn(move || run_worker(id, inbox))?;
+                Ok(Worker { tasks, handle })
+            })
+            .collect::<std::io::Result<Vec<_>>>()?;
+        Ok(ThreadPool { workers })
+    }
+
+    pub fn thread_count(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Starts `job` on every thread; its `finished` channel tells when done.
+    pub fn start(&self, job: Arc<SearchJob>) {
+        for worker in &self.workers {
+            send(&worker.tasks, Task::Search(Arc::clone(&job)));
+        }
+    }
+
+    pub fn new_game(&self) {
+        for worker in &self.workers {
+            send(&worker.tasks, Task::NewGame);
+        }
+    }
+}
+
+fn send(tasks: &Sender<Task>, task: Task) {
+    if tasks.send(task).is_err() {
+        log::error!("a search thread is gone");
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        for worker in self.workers.drain(..) {
+            drop(worker.tasks);
+            if worker.handle.join().is_err() {
+                log::error!("a search thread ended in a panic");
+            }
+        }
+    }
+}
+
+fn run_worker(id: usize, inbox: Receiver<Task>) {
+    let mut searcher = Searcher::new(id);
+    for task in inbox {
+        match task {
+            Task::NewGame => searcher = Searcher::new(id),
+            Task::Search(job) => {
+                let result = match catch_unwind(AssertUnwindSafe(|| searcher.search(&job))) {
+                    Ok(result) => result,
+                    Err(payload) => {
+                        let message = panic_message(payload.as_ref());
+                        if job.report {
+                            output::error(&format!("search thread {id} panicked: {message}"));
+                        }
+                        searcher = Searcher::new(id);
+                        None
+                    }
+                };
+                if id == 0 {
+                    finish(&job, result);
+                } else if job.helper_results.0.send(result).is_err() {
+                    log::error!("search leader is gone");
+                }
+            }
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// The leader's end of a search: in `go infinite` and ponder mode wait for
+/// `stop` or `ponderhit`, then stop and gather
+/// the helpers, print the `bestmove`, signal `finished`.
+fn finish(job: &SearchJob, own: Option<ThreadResult>) {
+    let control = &job.control;
+    while (job.limits.infinite || control.is_pondering()) && !control.is_stopped() {
+        std::thread::sleep(WAIT_POLL_INTERVAL);
+    }
+    control.stop();
+    let mut results = vec![own.clone()];
+    for _ in 1..control.thread_count() {
+        results.push(job.helper_results.1.recv().unwrap_or(None));
+    }
+    let chosen = results
+        .into_iter()
+        .flatten()
+        .max_by_key(|r| (r.depth, r.score));
+
+    if job.report {
+        if let Some(chosen) = &chosen
+            && own.as_ref() != Some(chosen)
+        {
+            // Keep the last reported line in agreement with the bestmove.
+            output::send(&format::iteration(job, chosen));
+        }
+        output::send(&bestmove_line(job, chosen.as_ref()));
+    }
+    if job.finished.send(()).is_err() {
+        log::debug!("nobody waits for the search to finish");
+    }
+}
+
+fn bestmove_line(job: &SearchJob, chosen: Option<&ThreadResult>) -> String {
+    let best = chosen
+        .map(|r| r.pv[0])
+        .or_else(|| job.root_moves.first().copied());
+    let Some(best) = best else {
+        return "bestmove 0000".to_string();
+    };
+    let ponder = chosen
+        .and_then(|r| r.pv.get(1).copied())
+        .or_else(|| ponder_from_table(job, best));
+    format::bestmove(best, ponder, job.castling_mode)
+}
+
+/// The expected reply to `best` from the table, when the PV is one move long.
+fn ponder_from_table(job: &SearchJob, best: Move) -> Option<Move> {
+    let child = job.root.play(best);
+    let hit = job.tt.probe(child.key(), 1)?;
+    let expected: PackedMove = hit.best_move;
+    child
+        .pos()
+        .legal_moves()
+        .into_iter()
+        .find(|&m| expected.matches(m))
+}

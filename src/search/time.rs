@@ -1,0 +1,119 @@
+//! Time management: turns the clock into a soft and a hard limit.
+//!
+//! * The **soft** limit is checked between iterations: past it, no new
+//!   iteration starts (one would rarely finish).
+//! * The **hard** limit is checked inside the search and aborts it.
+//!
+//! For a clock, the budget is an even share of the remaining time over the
+//! moves still to play (`movestogo`, or [`DEFAULT_MOVES_TO_GO`]) plus most of
+//! the increment; the hard limit allows a few times that but never more than
+//! [`MAX_CLOCK_FRACTION`] of the clock. `Move Overhead` is taken off every
+//! budget first, covering the GUI's and the operating system's latency.
+
+use std::time::Duration;
+
+use shakmaty::Color;
+
+use super::limits::Limits;
+
+/// Moves assumed left in the game when the GUI does not say.
+const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Share of the increment spent on the current move, per mille.
+const INCREMENT_SHARE_PER_MILLE: u32 = 750;
+/// How many soft budgets one move may use at most.
+const HARD_LIMIT_FACTOR: u32 = 4;
+/// Share of the remaining clock one move may use at most, per mille.
+const MAX_CLOCK_FRACTION_PER_MILLE: u32 = 700;
+/// Never plan below this, so even a flagging engine returns a real move.
+const MIN_BUDGET: Duration = Duration::from_millis(1);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+/// The budget for `limits` with `turn` to move, or `None` for a search with
+/// no time limit.
+pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<TimeBudget> {
+    if let Some(move_time) = limits.move_time {
+        let time = move_time.saturating_sub(move_overhead).max(MIN_BUDGET);
+        return Some(TimeBudget {
+            soft: time,
+            hard: time,
+        });
+    }
+    let (clock, increment) = match turn {
+        Color::White => (limits.white_time?, limits.white_increment),
+        Color::Black => (limits.black_time?, limits.black_increment),
+    };
+    let increment = increment.unwrap_or_default();
+    let available = clock.saturating_sub(move_overhead).max(MIN_BUDGET);
+    let moves_to_go = limits.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+
+    let ceiling = (available * MAX_CLOCK_FRACTION_PER_MILLE / 1000).max(MIN_BUDGET);
+    let share = available / moves_to_go + increment * INCREMENT_SHARE_PER_MILLE / 1000;
+    let soft = share.min(ceiling).max(MIN_BUDGET);
+    let hard = (soft * HARD_LIMIT_FACTOR).min(ceiling).max(soft);
+    Some(TimeBudget { soft, hard })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(value: u64) -> Duration {
+        Duration::from_millis(value)
+    }
+
+    fn clock(white: u64, black: u64, inc: u64) -> Limits {
+        Limits {
+            white_time: Some(ms(white)),
+            black_time: Some(ms(black)),
+            white_increment: Some(ms(inc)),
+            black_increment: Some(ms(inc)),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn movetime_minus_overhead_is_both_limits() {
+        let limits = Limits {
+            move_time: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Color::White, ms(10)).unwrap();
+        assert_eq!((b.soft, b.hard), (ms(990), ms(990)));
+    }
+
+    #[test]
+    fn uses_the_clock_of_the_side_to_move() {
+        let limits = clock(60_000, 1_000, 0);
+        let white = budget(&limits, Color::White, ms(10)).unwrap();
+        let black = budget(&limits, Color::Black, ms(10)).unwrap();
+        assert!(white.soft > black.soft * 10);
+    }
+
+    #[test]
+    fn never_plans_past_the_clock() {
+        for (time, inc, mtg) in [
+            (1, 0, None),
+            (50, 10, Some(1)),
+            (2000, 20, None),
+            (10, 5000, None),
+        ] {
+            let limits = Limits {
+                moves_to_go: mtg,
+                ..clock(time, time, inc)
+            };
+            let b = budget(&limits, Color::White, ms(10)).unwrap();
+            assert!(b.soft <= b.hard);
+            assert!(b.hard <= ms(time).max(MIN_BUDGET), "{time} {inc}: {b:?}");
+        }
+    }
+
+    #[test]
+    fn no_clock_means_no_budget() {
+        assert_eq!(budget(&Limits::depth(5), Color::White, ms(10)), None);
+    }
+}

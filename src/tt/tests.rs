@@ -1,0 +1,369 @@
+//! Unit tests of the transposition table: packing, store/probe,
+//! replacement, aging, the lockless torn-write check and concurrency.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Position, Role, Square};
+
+use super::*;
+use crate::score::{mate_in, mated_in};
+
+fn result(score: i32, depth: i32, bound: Bound) -> TtStore {
+    TtStore {
+        best_move: None,
+        score,
+        static_eval: 0,
+        depth,
+        bound,
+        ply: 0,
+    }
+}
+
+fn small_table() -> TranspositionTable {
+    TranspositionTable::new(1).unwrap()
+}
+
+/// Keys that all land in cluster 0 of `table`.
+fn colliding_keys(table: &TranspositionTable, count: usize) -> Vec<u64> {
+    (1..u64::MAX / 2)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .filter(|&key| std::ptr::eq(table.cluster(key), &table.clusters[0]))
+        .take(count)
+        .collect()
+}
+
+#[test]
+fn data_word_round_trips_over_full_ranges() {
+    let moves = [
+        PackedMove::NONE,
+        PackedMove::new(Move::Normal {
+            role: Role::Pawn,
+            from: Square::A7,
+            capture: Some(Role::Rook),
+            to: Square::B8,
+            promotion: Some(Role::Knight),
+        }),
+        PackedMove::new(Move::Castle {
+            king: Square::E1,
+            rook: Square::H1,
+        }),
+    ];
+    for best_move in moves {
+        for score in [i16::MIN, -32_000, -1, 0, 1, 31_999, i16::MAX] {
+            for depth in [0, 1, 127, 255] {
+                for bound in [
+                    None,
+                    Some(Bound::Upper),
+                    Some(Bound::Lower),
+                    Some(Bound::Exact),
+                ] {
+                    for generation in [0, 1, 63] {
+                        let data = Data {
+                            best_move,
+                            score,
+                            static_eval: score.wrapping_neg(),
+                            depth,
+                            bound,
+                            generation,
+                        };
+                        assert_eq!(Data::unpack(data.pack()), data);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_moves_tell_every_promotion_apart() {
+    let promotions = [
+        None,
+        Some(Role::Knight),
+        Some(Role::Bishop),
+        Some(Role::Rook),
+        Some(Role::Queen),
+    ];
+    for promotion in promotions {
+        let m = Move::Normal {
+            role: Role::Pawn,
+            from: Square::H7,
+            capture: None,
+            to: Square::H8,
+            promotion,
+        };
+        let packed = PackedMove::new(m);
+        assert!(!packed.is_none());
+        for other in promotions {
+            let other_move = Move::Normal {
+                role: Role::Pawn,
+                from: Square::H7,
+                capture: None,
+                to: Square::H8,
+                promotion: other,
+            };
+            assert_eq!(packed.matches(other_move), other == promotion);
+        }
+    }
+    // Every legal move of the start position packs to a distinct value.
+    let moves = Chess::default().legal_moves();
+    let mut packed: Vec<_> = moves.iter().map(|&m| PackedMove::new(m).0).collect();
+    packed.sort_unstable();
+    packed.dedup();
+    assert_eq!(packed.len(), moves.len());
+}
+
+#[test]
+fn store_then_probe_returns_the_stored_result() {
+    let table = small_table();
+    let m = Chess::default().legal_moves()[0];
+    table.store(
+        42,
+        TtStore {
+            best_move: Some(m),
+            score: -123,
+            static_eval: 45,
+            depth: 7,
+            bound: Bound::Lower,
+            ply: 3,
+        },
+    );
+    let hit = table.probe(42, 3).expect("stored entry");
+    assert!(hit.best_move.matches(m));
+    assert_eq!(
+        (hit.score, hit.static_eval, hit.depth, hit.bound),
+        (-123, 45, 7, Bound::Lower)
+    );
+    assert_eq!(table.probe(43, 3), None);
+}
+
+#[test]
+fn a_zeroed_table_holds_nothing_even_for_key_zero() {
+    assert_eq!(small_table().probe(0, 0), None);
+}
+
+#[test]
+fn same_key_update_keeps_the_old_move_when_the_new_store_has_none() {
+    let table = small_table();
+    let m = Chess::default().legal_moves()[3];
+    table.store(
+        9,
+        TtStore {
+            best_move: Some(m),
+            ..result(10, 4, Bound::Lower)
+        },
+    );
+    table.store(9, result(20, 6, Bound::Upper));
+    let hit = table.probe(9, 0).unwrap();
+    assert_eq!((hit.score, hit.depth, hit.bound), (20, 6, Bound::Upper));
+    assert!(hit.best_move.matches(m));
+}
+
+#[test]
+fn same_key_store_much_shallower_keeps_the_deep_result() {
+    let table = small_table();
+    table.store(9, result(10, 12, Bound::Lower));
+    table.store(9, result(99, 2, Bound::Upper));
+    assert_eq!(table.probe(9, 0).unwrap().depth, 12);
+    // An exact result always replaces.
+    table.store(9, result(55, 2, Bound::Exact));
+    assert_eq!(table.probe(9, 0).unwrap().score, 55);
+}
+
+#[test]
+fn replacement_evicts_the_shallowest_entry_of_a_full_cluster() {
+    let table = small_table();
+    let keys = colliding_keys(&table, 5);
+    for (i, &key) in keys[..4].iter().enumerate() {
+        table.store(key, result(0, 10 + i as i32, Bound::Lower));
+    }
+    table.store(keys[4], result(0, 1, Bound::Lower));
+    assert!(
+        table.probe(keys[0], 0).is_none(),
+        "depth 10 was the shallowest"
+    );
+    for &key in &keys[1..] {
+        assert!(table.probe(key, 0).is_some());
+    }
+}
+
+#[test]
+fn aging_lets_new_searches_replace_old_deep_entries() {
+    let table = small_table();
+    let keys = colliding_keys(&table, 5);
+    // Four deep entries from an old search...
+    for &key in &keys[..3] {
+        table.store(key, result(0, 20, Bound::Exact));
+    }
+    for _ in 0..3 {
+        table.new_search();
+    }
+    // ...one fresh shallow entry, then a new store: an old one goes.
+    table.store(keys[3], result(0, 5, Bound::Lower));
+    table.store(keys[4], result(0, 1, Bound::Lower));
+    assert!(table.probe(keys[3], 0).is_some(), "fresh entry kept");
+    assert!(table.probe(keys[4], 0).is_some(), "new entry stored");
+    let old_left = keys[..3]
+        .iter()
+        .filter(|&&k| table.probe(k, 0).is_some())
+        .count();
+    assert_eq!(old_left, 2);
+}
+
+#[test]
+fn torn_write_is_rejected() {
+    let table = small_table();
+    let (a, b) = (0x1111_2222_3333_4444, 0x5555_6666_7777_8888);
+    table.store(a, result(100, 5, Bound::Exact));
+    let entry = &table.cluster(a).entries[0];
+    let words_a = (
+        entry.key_xor_data.load(Ordering::Relaxed),
+        entry.data.load(Ordering::Relaxed),
+    );
+    let data_b = Data {
+        best_move: PackedMove::NONE,
+        score: -7,
+        static_eval: 0,
+        depth: 9,
+        bound: Some(Bound::Upper),
+        generation: 0,
+    }
+    .pack();
+    // Word 0 from the store of `a`, word 1 from a store of `b`.
+    entry.key_xor_data.store(words_a.0, Ordering::Relaxed);
+    entry.data.store(data_b, Ordering::Relaxed);
+    assert_eq!(table.probe(a, 0), None);
+    assert_eq!(table.probe(b, 0), None);
+    // The whole pair of `a` is accepted again.
+    entry.data.store(words_a.1, Ordering::Relaxed);
+    assert_eq!(table.probe(a, 0).unwrap().score, 100);
+}
+
+#[test]
+fn concurrent_stores_never_leak_data_across_keys() {
+    // 64 KB would do; 1 MB is the minimum size: use a small key space so
+    // every thread fights over the same few clusters.
+    let table = Arc::new(small_table());
+    let stop = Arc::new(AtomicBool::new(false));
+    let keys_per_thread = 4096u64;
+    let deadline = Instant::now() + Duration::from_millis(1000);
+    // Data derived from the key: score, eval and depth are all functions of it.
+    fn derived(key: u64) -> (i32, i32, i32) {
+        let h = key.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        (
+            (h % 20_000) as i32 - 10_000,
+            ((h >> 20) % 20_000) as i32 - 10_000,
+            ((h >> 40) % 100) as i32,
+        )
+    }
+    let handles: Vec<_> = (0..8u64)
+        .map(|thread| {
+            let table = Arc::clone(&table);
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut accepted = 0u64;
+                let mut i = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    // Keys of this thread are mixed with those of others in
+                    // the same clusters by the multiplicative index.
+                    let key = ((i % keys_per_thread) * 8 + thread + 1)
+                        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                        | 1;
+                    let (score, static_eval, depth) = derived(key);
+                    table.store(
+                        key,
+                        TtStore {
+                            best_move: None,
+                            score,
+                            static_eval,
+                            depth,
+                            bound: Bound::Exact,
+                            ply: 0,
+                        },
+                    );
+                    let probe_key = (((i * 7) % keys_per_thread) * 8 + (thread + i) % 8 + 1)
+                        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                        | 1;
+                    if let Some(hit) = table.probe(probe_key, 0) {
+                        let (score, static_eval, depth) = derived(probe_key);
+                        assert_eq!(
+                            (hit.score, hit.static_eval, hit.depth),
+                            (score, static_eval, depth),
+                            "probe of {probe_key:#x} returned foreign data"
+                        );
+                        accepted += 1;
+                    }
+                    i += 1;
+                }
+                accepted
+            })
+        })
+        .collect();
+    while Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let accepted: u64 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    assert!(
+        accepted > 1000,
+        "the stress test exercised hits ({accepted})"
+    );
+}
+
+#[test]
+fn mate_found_at_one_ply_reads_right_at_another() {
+    let table = small_table();
+    // At ply 4 the side to move mates in 3 plies: mate_in(7) from the root.
+    table.store(
+        78,
+        TtStore {
+            ply: 4,
+            ..result(mate_in(7), 5, Bound::Exact)
+        },
+    );
+    // Met at ply 2 in another line: mate in 3 plies from there = ply 5.
+    assert_eq!(table.probe(78, 2).unwrap().score, mate_in(5));
+    table.store(
+        79,
+        TtStore {
+            ply: 6,
+            ..result(mated_in(9), 5, Bound::Exact)
+        },
+    );
+    assert_eq!(table.probe(79, 1).unwrap().score, mated_in(4));
+}
+
+#[test]
+fn clear_empties_and_new_search_ages() {
+    let table = small_table();
+    table.store(5, result(1, 1, Bound::Exact));
+    assert!(table.hashfull() <= 1);
+    table.new_search();
+    table.clear(2);
+    assert_eq!(table.probe(5, 0), None);
+    assert_eq!(table.hashfull(), 0);
+}
+
+#[test]
+fn hashfull_counts_only_the_current_search() {
+    let table = small_table();
+    for key in 0..200_000u64 {
+        table.store(
+            key.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            result(0, 1, Bound::Exact),
+        );
+    }
+    let full = table.hashfull();
+    assert!(full > 900, "hashfull {full}");
+    table.new_search();
+    assert_eq!(table.hashfull(), 0);
+}
+
+#[test]
+fn size_follows_megabytes_and_impossible_sizes_fail_cleanly() {
+    let table = TranspositionTable::new(2).unwrap();
+    assert_eq!(table.cluster_count() * CLUSTER_BYTES, 2 << 20);
+    assert!(TranspositionTable::new(usize::MAX).is_err());
+    assert!(TranspositionTable::new(1 << 40).is_err());
+}

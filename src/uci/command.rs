@@ -1,0 +1,329 @@
+//! Parsing one line of UCI input into a [`Command`]: pure, no engine state,
+//! so it can be tested and fuzzed alone.
+//!
+//! Following the UCI specification, unknown tokens before a command are
+//! skipped (`joho debug on` is `debug on`). A line with no known command, or
+//! a command whose arguments make no sense, is an error the engine reports
+//! as `info string error: …`. A `go` is never rejected (the GUI waits for its
+//! `bestmove`): a bad argument is reported in [`Go::errors`] and skipped.
+
+use std::time::Duration;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    Debug(bool),
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Register,
+    UciNewGame,
+    /// `fen` is `None` for `startpos`.
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go(Go),
+    Stop,
+    PonderHit,
+    Quit,
+    /// Non-standard: the fixed-depth benchmark.
+    Bench {
+        depth: Option<i32>,
+    },
+    /// Non-standard (`go perft N`): count leaf nodes, per root move.
+    Perft {
+        depth: u32,
+    },
+    /// Non-standard (`d`): show the board, FEN and key.
+    Display,
+    /// Non-standard: show the static evaluation.
+    Eval,
+}
+
+/// The arguments of `go`, still as text where the position is needed
+/// (`searchmoves`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub search_moves: Vec<String>,
+    pub ponder: bool,
+    pub white_time: Option<Duration>,
+    pub black_time: Option<Duration>,
+    pub white_increment: Option<Duration>,
+    pub black_increment: Option<Duration>,
+    pub moves_to_go: Option<u32>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    pub move_time: Option<Duration>,
+    pub infinite: bool,
+    /// Arguments that could not be understood, to be reported.
+    pub errors: Vec<String>,
+}
+
+/// Keywords that end a `searchmoves` list.
+const GO_KEYWORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// Parses a line; `Ok(None)` for a blank line.
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    for (index, token) in tokens.iter().enumerate() {
+        let args = &tokens[index + 1..];
+        let command = match *token {
+            "uci" => Command::Uci,
+            "debug" => Command::Debug(args.first() != Some(&"off")),
+            "isready" => Command::IsReady,
+            "setoption" => parse_setoption(args)?,
+            "register" => Command::Register,
+            "ucinewgame" => Command::UciNewGame,
+            "position" => parse_position(args)?,
+            "go" => parse_go(args)?,
+            "stop" => Command::Stop,
+            "ponderhit" => Command::PonderHit,
+            "quit" => Command::Quit,
+            "bench" => Command::Bench {
+                depth: args
+                    .first()
+                    .map(|d| parse_number(d, "bench depth"))
+                    .transpose()?,
+            },
+            "d" => Command::Display,
+            "eval" => Command::Eval,
+            _ => continue,
+        };
+        return Ok(Some(command));
+    }
+    Err(format!("unknown command '{}'", line.trim()))
+}
+
+fn parse_number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("{what} expects a number, got '{text}'"))
+}
+
+fn parse_setoption(args: &[&str]) -> Result<Command, String> {
+    if args.first() != Some(&"name") {
+        return Err("setoption expects 'name <id> [value <x>]'".to_string());
+    }
+    let rest = &args[1..];
+    let value_at = rest.iter().position(|&t| t == "value");
+    let (name, value) = match value_at {
+        Some(at) => (&rest[..at], Some(rest[at + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err("setoption has no option name".to_string());
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, String> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(at) => (&args[..at], &args[at + 1..]),
+        None => (args, &[][..]),
+    };
+    let fen = match setup.first() {
+        Some(&"startpos") if setup.len() == 1 => None,
+        Some(&"fen") if setup.len() > 1 => Some(setup[1..].join(" ")),
+        Some(&"fen") => return Err("position fen needs a FEN".to_string()),
+        _ => return Err("position expects 'startpos' or 'fen <FEN>'".to_string()),
+    };
+    Ok(Command::Position {
+        fen,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+/// A clock value in milliseconds; GUIs send negative times when late.
+fn parse_millis(text: &str, what: &str) -> Result<Duration, String> {
+    let millis: i64 = parse_number(text, what)?;
+    Ok(Duration::from_millis(millis.max(0) as u64))
+}
+
+fn parse_go(args: &[&str]) -> Result<Command, String> {
+    if args.first() == Some(&"perft") {
+        let depth = args
+            .get(1)
+            .ok_or("go perft needs a depth")
+            .map_err(str::to_string)
+            .and_then(|d| parse_number(d, "go perft"))?;
+        return Ok(Command::Perft { depth });
+    }
+    let mut go = Go::default();
+    let mut index = 0;
+    while index < args.len() {
+        let keyword = args[index];
+        index += 1;
+        let value = args.get(index).copied();
+        let mut take_value = |go: &mut Go| -> Option<&str> {
+            match value {
+                Some(v) if !GO_KEYWORDS.contains(&v) => {
+                    index += 1;
+                    Some(v)
+                }
+                _ => {
+                    go.errors.push(format!("go {keyword} needs a value"));
+                    None
+                }
+            }
+        };
+        let result = match keyword {
+            "searchmoves" => {
+                while let Some(m) = args.get(index).filter(|t| !GO_KEYWORDS.contains(t)) {
+                    go.search_moves.push(m.to_string());
+                    index += 1;
+                }
+                Ok(())
+            }
+            "ponder" => {
+                go.ponder = true;
+                Ok(())
+            }
+            "infinite" => {
+                go.infinite = true;
+                Ok(())
+            }
+            "wtime" => take_value(&mut go)
+                .map(|v| parse_millis(v, "wtime").map(|t| go.white_time = Some(t)))
+                .unwrap_or(Ok(())),
+            "btime" => take_value(&mut go)
+                .map(|v| parse_millis(v, "btime").map(|t| go.black_time = Some(t)))
+                .unwrap_or(Ok(())),
+            "winc" => take_value(&mut go)
+                .map(|v| parse_millis(v, "winc").map(|t| go.white_increment = Some(t)))
+                .unwrap_or(Ok(())),
+            "binc" => take_value(&mut go)
+                .map(|v| parse_millis(v, "binc").map(|t| go.black_increment = Some(t)))
+                .unwrap_or(Ok(())),
+            "movetime" => take_value(&mut go)
+                .map(|v| parse_millis(v, "movetime").map(|t| go.move_time = Some(t)))
+                .unwrap_or(Ok(())),
+            "movestogo" => take_value(&mut go)
+                .map(|v| parse_number(v, "movestogo").map(|n| go.moves_to_go = Some(n)))
+                .unwrap_or(Ok(())),
+            "depth" => take_value(&mut go)
+                .map(|v| parse_number(v, "depth").map(|n| go.depth = Some(n)))
+                .unwrap_or(Ok(())),
+            "nodes" => take_value(&mut go)
+                .map(|v| parse_number(v, "nodes").map(|n| go.nodes = Some(n)))
+                .unwrap_or(Ok(())),
+            "mate" => take_value(&mut go)
+                .map(|v| parse_number(v, "mate").map(|n| go.mate = Some(n)))
+                .unwrap_or(Ok(())),
+            other => Err(format!("go: unknown argument '{other}' ignored")),
+        };
+        if let Err(error) = result {
+            go.errors.push(error);
+        }
+    }
+    Ok(Command::Go(go))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(line: &str) -> Command {
+        parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn skips_unknown_leading_tokens() {
+        assert_eq!(parsed("joho debug on"), Command::Debug(true));
+        assert!(parse("hello world").is_err());
+        assert_eq!(parse("   ").unwrap(), None);
+    }
+
+    #[test]
+    fn setoption_names_and_values_may_contain_spaces() {
+        assert_eq!(
+            parsed("setoption name Move Overhead value 30"),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }
+        );
+        assert_eq!(
+            parsed("setoption name Clear Hash"),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert!(parse("setoption value 3").is_err());
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            parsed("position startpos"),
+            Command::Position {
+                fen: None,
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            parsed("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves a1a2"),
+            Command::Position {
+                fen: Some("8/8/8/8/8/8/8/K1k5 w - - 0 1".into()),
+                moves: vec!["a1a2".into()]
+            }
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position startpos e2e4").is_err());
+    }
+
+    #[test]
+    fn go_reads_every_limit() {
+        let Command::Go(go) = parsed(
+            "go searchmoves e2e4 d2d4 ponder wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 9 nodes 100 mate 3 movetime 50 infinite",
+        ) else {
+            panic!("not a go")
+        };
+        assert_eq!(go.search_moves, vec!["e2e4", "d2d4"]);
+        assert!(go.ponder && go.infinite);
+        assert_eq!(go.white_time, Some(Duration::from_millis(1000)));
+        assert_eq!(go.black_time, Some(Duration::ZERO));
+        assert_eq!(go.white_increment, Some(Duration::from_millis(10)));
+        assert_eq!(go.black_increment, Some(Duration::from_millis(20)));
+        assert_eq!(
+            (go.moves_to_go, go.depth, go.nodes, go.mate),
+            (Some(7), Some(9), Some(100), Some(3))
+        );
+        assert_eq!(go.move_time, Some(Duration::from_millis(50)));
+        assert!(go.errors.is_empty());
+    }
+
+    #[test]
+    fn go_reports_bad_arguments_but_still_searches() {
+        let Command::Go(go) = parsed("go depth x wtime movetime 5 frobnicate") else {
+            panic!("not a go")
+        };
+        assert_eq!(go.errors.len(), 3, "{:?}", go.errors);
+        assert_eq!(go.move_time, Some(Duration::from_millis(5)));
+        assert_eq!(parsed("go perft 3"), Command::Perft { depth: 3 });
+    }
+}

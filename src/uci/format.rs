@@ -1,0 +1,58 @@
+//! How search results are written as UCI lines.
+//!
+//! Scores are from the side to move: `cp N`, or `mate N` counting full moves
+//! (negative when the side to move is mated). Moves are written in UCI
+//! notation, castling as king-takes-rook only under `UCI_Chess960`.
+
+use shakmaty::{CastlingMode, Move};
+
+use crate::score::{is_mate, mate_moves};
+use crate::search::{SearchJob, ThreadResult};
+
+/// `cp N` or `mate N`.
+pub fn score(score: i32) -> String {
+    if is_mate(score) {
+        format!("mate {}", mate_moves(score))
+    } else {
+        format!("cp {score}")
+    }
+}
+
+pub fn move_text(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
+}
+
+/// The `info` line of a completed iteration.
+pub fn iteration(job: &SearchJob, result: &ThreadResult) -> String {
+    let millis = job.control.elapsed().as_millis() as u64;
+    let nodes = job.control.total_nodes();
+    let nps = nodes * 1000 / millis.max(1);
+    let pv: Vec<String> = result
+        .pv
+        .iter()
+        .map(|&m| move_text(m, job.castling_mode))
+        .collect();
+    format!(
+        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+        result.depth,
+        result.seldepth,
+        score(result.score),
+        nodes,
+        nps,
+        job.tt.hashfull(),
+        millis,
+        pv.join(" ")
+    )
+}
+
+/// `bestmove <m> [ponder <m>]`.
+pub fn bestmove(best: Move, ponder: Option<Move>, mode: CastlingMode) -> String {
+    match ponder {
+        Some(reply) => format!(
+            "bestmove {} ponder {}",
+            move_text(best, mode),
+            move_text(reply, mode)
+        ),
+        None => format!("bestmove {}", move_text(best, mode)),
+    }
+}

@@ -1,0 +1,77 @@
+//! The UCI protocol: a reader thread turns stdin into lines, the loop here
+//! parses each into a [`command::Command`] and hands it to the
+//! [`Engine`](crate::engine::Engine).
+//!
+//! stdin is read on its own thread so the loop is never stuck in a read
+//! while a search runs: `isready`, `stop`, `ponderhit` and `quit` are
+//! answered at once. Bytes that are not UTF-8 are replaced, not fatal. End
+//! of input behaves like `quit`, except that a finite search (`go depth`,
+//! `movetime`, a clock) first finishes and prints its `bestmove`.
+
+pub mod command;
+pub mod format;
+pub mod options;
+
+use std::io::BufRead;
+
+use crate::engine::{Engine, Flow};
+use crate::output;
+
+/// What the reader thread passes to the loop.
+enum Input {
+    Line(String),
+    End,
+}
+
+/// Runs the UCI loop on stdin until `quit` or end of input.
+pub fn run(mut engine: Engine) {
+    let (lines, inbox) = crossbeam::channel::unbounded();
+    let reader = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match stdin.read_until(b'\n', &mut buffer) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buffer).into_owned();
+                        if lines.send(Input::Line(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(error) => {
+                        log::error!("cannot read stdin: {error}");
+                        break;
+                    }
+                }
+            }
+            let _ = lines.send(Input::End);
+        });
+    if let Err(error) = reader {
+        log::error!("cannot start the stdin reader: {error}");
+        return;
+    }
+
+    for input in inbox {
+        match input {
+            Input::Line(line) => {
+                log::debug!(">> {}", line.trim_end());
+                match command::parse(&line) {
+                    Ok(Some(command)) => {
+                        if engine.handle(command) == Flow::Quit {
+                            return;
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(error) => output::error(&error),
+                }
+            }
+            Input::End => {
+                engine.end_of_input();
+                return;
+            }
+        }
+    }
+}
