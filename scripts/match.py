@@ -13,9 +13,10 @@ Design
   worker owns its own two engine processes (:class:`Player`). Workers
   push one :class:`GameRecord` per finished game onto a queue; the main
   thread alone prints progress, writes the PGN and updates the
-  :class:`Tally`, so no locking is needed. When the SPRT crosses a bound
-  the workers take no new pairs; pairs already in flight are finished and
-  counted.
+  :class:`Tally`, so no locking is needed. A worker takes its next pair
+  only after the main thread has processed everything queued so far, so
+  once the SPRT crosses a bound no new pair is started; pairs already in
+  flight on other workers are finished and counted.
 * **Clocks.** The runner, not the engine, is the arbiter. Each move's
   think time is measured with ``time.monotonic()`` around the engine
   request (so protocol overhead is charged to the engine), subtracted from
@@ -29,7 +30,7 @@ Design
   ``illegal`` (illegal/unparsable move), ``crash`` (process exited or
   protocol error), ``hang`` (no reply within the remaining clock plus
   ``--hang-timeout`` seconds; the process is killed), ``timeforfeit`` and
-  ``nomove`` (``bestmove (none)`` while legal moves exist). After an
+  ``nomove`` (``bestmove (none)``/``0000`` while legal moves exist). After an
   illegal move, crash or hang the engine is restarted for the next game.
 * **Game end.** Checkmate, stalemate, insufficient material, claimable
   threefold repetition and fifty-move rule (``Board.outcome(claim_draw=
@@ -53,7 +54,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import chess
@@ -284,25 +285,36 @@ def choose_openings(args: argparse.Namespace, pairs: int, seed: int) -> list[che
     return [chess.Board() for _ in range(pairs)]
 
 
-def preflight(specs: list[EngineSpec], chess960: bool) -> None:
+def preflight(specs: list[EngineSpec], chess960: bool) -> list[EngineSpec]:
     """Start each engine once to validate its command, options and Chess960
-    support; exit with an error message on failure."""
+    support (exit with an error message on failure).
+
+    Returns the specs with final display names: ``--nameN`` if given, else
+    the name the engine reports (UCI ``id name`` / xboard ``myname``),
+    suffixed with ``#1``/``#2`` when both are equal.
+    """
+    named = []
     for spec in specs:
         player = Player(spec)
         try:
             player.start()
             engine = player.engine
+            named.append(replace(spec, name=spec.name or engine.id.get("name")
+                                             or os.path.basename(spec.command[0])))
             if chess960 and spec.proto == "uci" and "UCI_Chess960" not in engine.options:
-                sys.exit(f"error: {spec.name} has no UCI_Chess960 option")
+                sys.exit(f"error: {shlex.join(spec.command)} has no UCI_Chess960 option")
             if chess960 and spec.proto == "xboard" and \
                     "fischerandom" not in str(engine.protocol.features.get("variants", "")):
-                sys.exit(f"error: {spec.name} does not announce variant fischerandom")
+                sys.exit(f"error: {shlex.join(spec.command)} does not announce variant fischerandom")
         except (OSError, chess.engine.EngineError, TimeoutError) as err:
             hint = ("; wrap it: --engine \"python3 scripts/xboard_setboard.py ...\""
                     if "setboard" in str(err) else "")
-            sys.exit(f"error: cannot start {spec.name} ({shlex.join(spec.command)}): {err!r}{hint}")
+            sys.exit(f"error: cannot start {shlex.join(spec.command)}: {err!r}{hint}")
         finally:
             player.quit()
+    if named[0].name == named[1].name:
+        named = [replace(s, name=f"{s.name}#{i}") for i, s in enumerate(named, 1)]
+    return named
 
 
 def request_move(player: Player, board: chess.Board, limit: chess.engine.Limit,
@@ -332,7 +344,7 @@ def request_move(player: Player, board: chess.Board, limit: chess.engine.Limit,
             raise GameFault("illegal", str(err))
         raise GameFault("crash", f"engine error: {err}")
     elapsed = time.monotonic() - start
-    if result.move is not None and result.move not in board.legal_moves:
+    if result.move and result.move not in board.legal_moves:  # a null move (0000) is falsy
         player.close()
         raise GameFault("illegal", f"illegal move {result.move.uci()}")
     return result, elapsed
@@ -416,7 +428,7 @@ def play_game(players: list[Player], white: int, start: chess.Board, cfg: MatchC
         if played.resigned:
             result, termination = loss_for(mover), "resign"
             break
-        if played.move is None:
+        if not played.move:  # None ("bestmove (none)") or the null move "0000"
             result, termination, fault = loss_for(mover), "nomove: engine returned no move", (index, "nomove")
             break
         comments.append(format_comment(played, mover, elapsed))
@@ -534,50 +546,53 @@ def worker(specs: list[EngineSpec], cfg: MatchConfig, tasks: queue.Queue, result
                 number = 2 * pair + white + 1
                 if number <= cfg.total_games:
                     results.put(play_game(players, white, opening, cfg, number, pair))
+            results.join()  # let the main thread digest the pair (SPRT stop) first
     except Exception:  # a bug in this script, not an engine fault: report and stop
         traceback.print_exc()
         stop.set()
         results.put(RuntimeError("worker failed"))
     finally:
-        for player in players:
-            player.quit()
-        results.put(WORKER_DONE)
+        try:
+            for player in players:
+                player.quit()
+        finally:
+            results.put(WORKER_DONE)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the command-line parser."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     for i in (1, 2):
         p.add_argument(f"--engine{i}", required=True, help="engine command (split with shlex)")
-        p.add_argument(f"--name{i}", help="display name (default: command basename)")
+        p.add_argument(f"--name{i}", help="display name (default: the name the engine reports)")
         p.add_argument(f"--option{i}", action="append", default=[], metavar="NAME=VALUE",
                        help="engine option (UCI setoption / xboard option); repeatable")
         p.add_argument(f"--proto{i}", choices=("uci", "xboard"), default="uci")
     p.add_argument("--book", help="opening book: .epd (FEN/EPD per line) or .pgn (final positions)")
     p.add_argument("--book-random", action="store_true", help="shuffle the book (see --seed)")
     p.add_argument("--seed", type=int, help="random seed for --book-random / Chess960 starts")
-    p.add_argument("--games", type=int, default=2, help="total games (each opening twice)")
+    p.add_argument("--games", type=int, default=2, help="total games; each opening is played twice (default 2)")
     time_group = p.add_mutually_exclusive_group()
-    time_group.add_argument("--tc", type=parse_tc, default=(8.0, 0.08), metavar="BASE+INC",
-                            help="clock in seconds, e.g. 8+0.08")
+    time_group.add_argument("--tc", type=parse_tc, default="8+0.08", metavar="BASE+INC",
+                            help="clock in seconds (default 8+0.08)")
     time_group.add_argument("--movetime", type=float, metavar="MS",
                             help="fixed time per move in milliseconds (no clock, no forfeits)")
     p.add_argument("--timemargin", type=float, default=0.0, metavar="MS",
-                   help="overstep allowed before a time forfeit")
+                   help="overstep allowed before a time forfeit (default 0: strict)")
     p.add_argument("--hang-timeout", type=float, default=10.0, metavar="S",
-                   help="seconds beyond the allowed think time before an engine counts as hung")
-    p.add_argument("--max-plies", type=int, default=600, help="draw after this many plies")
-    p.add_argument("--concurrency", type=int, default=1, help="games played in parallel")
+                   help="seconds beyond the allowed think time before an engine counts as hung "
+                        "and is killed (default 10)")
+    p.add_argument("--max-plies", type=int, default=600, help="draw after this many plies (default 600)")
+    p.add_argument("--concurrency", type=int, default=1, help="games played in parallel, each with its own engine processes (default 1)")
     p.add_argument("--adjudicate", action="store_true",
-                   help=f"score adjudication: win at |cp|>={RESIGN_CP} for {RESIGN_MOVES} moves by both, "
+                   help=f"score adjudication (default off): win at |cp|>={RESIGN_CP} for {RESIGN_MOVES} moves by both, "
                         f"draw at |cp|<={DRAW_CP} for {DRAW_MOVES} moves after move {DRAW_FROM_MOVE}")
     p.add_argument("--pgn", help="append games to this PGN file")
-    p.add_argument("--event", default="Rookery match", help="PGN Event tag")
+    p.add_argument("--event", default="Rookery match", help="PGN Event tag (default 'Rookery match')")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                    help="run an SPRT with logistic-Elo bounds; stops early at a bound")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
     p.add_argument("--verbose", action="store_true",
                    help="show python-chess warnings (e.g. unexpected engine output)")
     p.add_argument("--chess960", action="store_true",
@@ -586,18 +601,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def engine_specs(args: argparse.Namespace) -> list[EngineSpec]:
-    """Build the two engine specs from the command line, making names distinct."""
+    """Build the two engine specs from the command line (name "" unless given)."""
     specs = []
     for i in (1, 2):
         command = shlex.split(getattr(args, f"engine{i}"))
-        name = getattr(args, f"name{i}") or os.path.basename(command[0])
+        name = getattr(args, f"name{i}") or ""
         try:
             options = parse_options(getattr(args, f"option{i}"))
         except argparse.ArgumentTypeError as err:
             sys.exit(f"error: {err}")
         specs.append(EngineSpec(name, command, getattr(args, f"proto{i}"), options))
-    if specs[0].name == specs[1].name:
-        specs = [EngineSpec(f"{s.name}#{i}", s.command, s.proto, s.options) for i, s in enumerate(specs, 1)]
     return specs
 
 
@@ -617,7 +630,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     pairs = math.ceil(args.games / 2)
     openings = choose_openings(args, pairs, seed)
-    preflight(specs, args.chess960)
+    specs = preflight(specs, args.chess960)
 
     print(f"{specs[0].name} vs {specs[1].name}: {args.games} games, tc {tc.pgn_tag()}, "
           f"concurrency {args.concurrency}, seed {seed}", flush=True)
@@ -643,22 +656,28 @@ def main(argv: Optional[list[str]] = None) -> int:
             item = results.get()
             if item is WORKER_DONE:
                 running -= 1
+                results.task_done()
                 continue
             if isinstance(item, Exception):
                 status = 1
+                results.task_done()
                 continue
             tally.add(item)
             if pgn_file:
                 print(item.pgn, file=pgn_file, end="\n\n", flush=True)
+            llr = None
+            if sprt and item.pair not in tally.pending_pairs:  # re-evaluate after each full pair
+                llr = stats.sprt_llr(tally.penta, sprt[0], sprt[1])
             names = (specs[item.white].name, specs[1 - item.white].name)
             print(f"game {item.number}/{args.games}: {item.result} ({item.termination}) "
-                  f"{names[0]} vs {names[1]} | {specs[0].name} {tally.score_text()}", flush=True)
-            if sprt and verdict is None and item.pair not in tally.pending_pairs:
-                llr = stats.sprt_llr(tally.penta, sprt[0], sprt[1])
+                  f"{names[0]} vs {names[1]} | {specs[0].name} {tally.score_text()}"
+                  + (f" | LLR {llr:.2f}" if llr is not None else ""), flush=True)
+            if llr is not None and verdict is None:
                 if (outcome := stats.sprt_verdict(llr, sprt[2], sprt[3])) != "continue":
                     verdict = outcome
                     print(f"SPRT: {verdict} (LLR {llr:.3f}); finishing games in progress", flush=True)
                     stop.set()
+            results.task_done()
     except KeyboardInterrupt:
         stop.set()
         for player in list(registry):

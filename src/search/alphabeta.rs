@@ -11,13 +11,16 @@
 //!
 //! Quiescence resolves captures and promotions (all evasions when in check)
 //! below the horizon, so the static evaluation is never taken in the middle
-//! of an exchange.
+//! of an exchange. It skips captures that lose material by static exchange
+//! evaluation, and those that cannot bring the score near alpha (delta
+//! pruning).
 
 use std::sync::OnceLock;
 
 use shakmaty::{Move, MoveList, Position, Role};
 
 use super::ordering::{MovePicker, captured_value, is_tactical};
+use super::see::exchange_at_least;
 use super::{SearchJob, Searcher};
 use crate::board::Board;
 use crate::eval::evaluate;
@@ -93,8 +96,8 @@ impl Searcher {
         if self.aborted {
             return true;
         }
-        // The first iteration always completes, so there is a move to play.
-        if self.root_depth <= 1 {
+        // Keep searching until the root has a best move to play.
+        if self.root_depth <= 1 && self.pv.line(0).is_empty() {
             return false;
         }
         if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
@@ -393,9 +396,17 @@ impl Searcher {
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
         for m in MovePicker::tactical(moves, tt_move) {
             if !in_check
-                && !m.is_promotion()
-                && static_eval + captured_value(m) + DELTA_MARGIN <= alpha
+                && (static_eval + captured_value(m) + DELTA_MARGIN <= alpha
+                    || !exchange_at_least(board, m, 0))
             {
+                continue;
+            }
+            // Evasions: once one has saved the king, quiet ones add little.
+            if in_check && best_score > -MATE_BOUND && !is_tactical(m) {
+                continue;
+            }
+            // Evasions: once one has saved the king, quiet ones add little.
+            if in_check && best_score > -MATE_BOUND && !is_tactical(m) {
                 continue;
             }
             let child = board.play(m);

@@ -43,6 +43,16 @@ impl Searcher {
             self.seldepth = 0;
             let score = self.aspiration(job, depth, best.as_ref().map(|b| b.score));
             if self.aborted || self.pv.line(0).is_empty() {
+                if best.is_none() && !self.pv.line(0).is_empty() {
+                    // Cut off inside the first iteration: the root's best
+                    // move so far beats an unsearched one.
+                    best = Some(ThreadResult {
+                        depth: 0,
+                        seldepth: self.seldepth,
+                        score,
+                        pv: self.pv.line(0).to_vec(),
+                    });
+                }
                 break;
             }
             let result = ThreadResult {

@@ -6,6 +6,7 @@
 //! * [`driver`]: iterative deepening, aspiration windows, reporting;
 //! * [`ordering`]: move ordering and the per-thread history tables;
 //! * [`pv`]: the principal-variation table;
+//! * [`see`]: static exchange evaluation of captures;
 //! * [`time`]: soft and hard time limits from the clock;
 //! * [`control`]: the stop flag, clock and node counters threads share;
 //! * [`pool`]: the thread pool that runs a search on every thread and picks
@@ -22,6 +23,7 @@ mod limits;
 mod ordering;
 mod pool;
 mod pv;
+mod see;
 mod time;
 
 use std::sync::Arc;
