@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::config::Config;
 use crate::eval::evaluate;
 use crate::output;
-use crate::search::{self, Limits, SearchJob, ThreadPool};
+use crate::search::{self, Limits, SearchJob, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
 use crate::uci::options::{self, Change, Options};
@@ -53,7 +53,7 @@ impl Game {
 
 struct RunningSearch {
     job: Arc<SearchJob>,
-    finished: Receiver<()>,
+    finished: Receiver<Option<ThreadResult>>,
 }
 
 pub struct Engine {
@@ -145,7 +145,7 @@ impl Engine {
             Command::Register => {}
             Command::UciNewGame => {
                 self.stop_search();
-                self.tt.clear(self.options.threads);
+                self.tt.clear();
                 self.pool.new_game();
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
@@ -161,9 +161,15 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Bench { depth } => self.unless_searching("bench", |_| {
-                bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &mut |line| {
+                let settings = bench::Settings {
+                    depth: depth.unwrap_or(bench::DEFAULT_DEPTH).max(1),
+                    ..bench::Settings::default()
+                };
+                if let Err(error) = bench::run(settings, &mut |line| {
                     output::send(&format!("info string {line}"))
-                });
+                }) {
+                    output::error(&format!("bench: {error}"));
+                }
             }),
             Command::Perft { depth } => self.unless_searching("perft", |engine| {
                 let pos = engine.game.board.pos().clone();
@@ -233,7 +239,7 @@ impl Engine {
                     }
                 };
             }
-            Change::ClearHash => self.tt.clear(self.options.threads),
+            Change::ClearHash => self.tt.clear(),
             _ => {}
         }
         self.options.apply(parsed.change);

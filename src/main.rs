@@ -35,6 +35,12 @@ enum Tool {
         /// Search depth.
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: i32,
+        /// Transposition table size in MB (measuring only: changes the count).
+        #[arg(long, default_value_t = bench::DEFAULT_HASH_MB)]
+        hash: usize,
+        /// Search threads (measuring only: several make the count vary).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Count the leaf nodes of the legal move tree (checks move generation).
     Perft {
@@ -72,9 +78,23 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Tool::Bench { depth }) => {
-            bench::run(depth.max(1), &mut |line| println!("{line}"));
-            ExitCode::SUCCESS
+        Some(Tool::Bench {
+            depth,
+            hash,
+            threads,
+        }) => {
+            let settings = bench::Settings {
+                depth: depth.max(1),
+                hash_mb: hash.max(1),
+                threads: threads.max(1),
+            };
+            match bench::run(settings, &mut |line| println!("{line}")) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("rookery: bench: {error}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Tool::Perft {
             depth,

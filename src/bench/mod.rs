@@ -1,98 +1,109 @@
-//! `bench`: a fixed-depth search of fixed positions, one thread, a fresh
-//! 16 MB table, giving a node count that identifies the search's behaviour
-//! (OpenBench's `Bench: N`) and a speed figure.
+//! `bench`: a fixed-depth search of fixed positions, giving a node count
+//! that identifies the search's behaviour (OpenBench's `Bench: N`) and a
+//! speed figure.
 //!
-//! Everything is built fresh for each run (table, thread state), so the node
-//! count is the same on every run and whether the engine is fresh or has
-//! played a game. The positions (`positions.fen`, from Stockfish's bench
-//! list) run from the opening to the endgame. One artificial position of
-//! that list (sixteen minor pieces a side, every one en prise) is left out:
-//! its quiescence tree alone outweighed all the others together, so it
-//! would have made the bench measure one pathological position.
+//! By default it runs one thread with a fresh 16 MB table, and a fresh
+//! thread pool for every run, so the node count is the same on every run
+//! and whether the engine is fresh or has played a game. `--hash` and
+//! `--threads` turn it into a measuring tool (table size, Lazy-SMP speed and
+//! time to depth); with several threads the count varies from run to run.
+//!
+//! The positions (`positions.fen`, from Stockfish's bench list) run from the
+//! opening to the endgame. One artificial position of that list (sixteen
+//! minor pieces a side, every one en prise) is left out: its quiescence tree
+//! alone outweighed all the others together, so it would have made the
+//! bench measure one pathological position.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Position};
 
 use crate::board::Board;
 use crate::engine::parse_fen;
-use crate::search::{Limits, SearchJob, Searcher};
+use crate::search::{Limits, SearchJob, ThreadPool};
 use crate::tt::TranspositionTable;
 
 pub const DEFAULT_DEPTH: i32 = 11;
-const HASH_MB: usize = 16;
+pub const DEFAULT_HASH_MB: usize = 16;
 const POSITIONS: &str = include_str!("positions.fen");
+
+/// How to run the bench.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub depth: i32,
+    pub hash_mb: usize,
+    pub threads: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            depth: DEFAULT_DEPTH,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+        }
+    }
+}
 
 /// The result of a bench run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Summary {
     pub nodes: u64,
+    pub elapsed: Duration,
     pub nodes_per_second: u64,
 }
 
-/// Runs the bench at `depth`, passing a line per position and the final
+/// Runs the bench, passing a line per position and then the final
 /// `N nodes N nps` line to `report`.
-pub fn run(depth: i32, report: &mut dyn FnMut(&str)) -> Summary {
-    let tt = Arc::new(TranspositionTable::new(HASH_MB).expect("16 MB for bench"));
-    // The search needs a large stack; run it on a thread that has one.
-    let (nodes, elapsed, lines) = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(64 << 20)
-            .spawn_scoped(scope, || search_all(depth, &tt))
-            .expect("bench thread")
-            .join()
-            .expect("bench search")
-    });
-    for line in &lines {
-        report(line);
+pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+    let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
+    let pool = ThreadPool::new(settings.threads).map_err(|e| e.to_string())?;
+    let mut nodes = 0;
+    let mut elapsed = Duration::ZERO;
+    let positions = POSITIONS.lines().filter(|l| !l.trim().is_empty());
+    for (index, fen) in positions.enumerate() {
+        let pos = parse_fen(fen, CastlingMode::Standard)
+            .map_err(|e| format!("bench position {fen}: {e}"))?;
+        let board = Board::new(pos.clone());
+        tt.new_search();
+        let (job, finished) = SearchJob::new(
+            board.clone(),
+            vec![board.key()],
+            pos.legal_moves().into_iter().collect(),
+            Limits::depth(settings.depth),
+            None,
+            Arc::clone(&tt),
+            settings.threads,
+            CastlingMode::Standard,
+            false,
+        );
+        let job = Arc::new(job);
+        let start = Instant::now();
+        pool.start(Arc::clone(&job));
+        let result = finished.recv().map_err(|_| "the search thread died")?;
+        let time = start.elapsed();
+        let position_nodes = job.control.total_nodes();
+        nodes += position_nodes;
+        elapsed += time;
+        let best = result.map_or("0000".to_string(), |r| {
+            r.pv[0].to_uci(CastlingMode::Standard).to_string()
+        });
+        report(&format!(
+            "position {:>2} bestmove {best:<6} nodes {position_nodes:>10} time {:>6} ms  {fen}",
+            index + 1,
+            time.as_millis()
+        ));
     }
     let millis = elapsed.as_millis().max(1) as u64;
     let summary = Summary {
         nodes,
+        elapsed,
         nodes_per_second: nodes * 1000 / millis,
     };
     report(&format!(
         "{} nodes {} nps",
         summary.nodes, summary.nodes_per_second
     ));
-    summary
-}
-
-fn search_all(depth: i32, tt: &Arc<TranspositionTable>) -> (u64, std::time::Duration, Vec<String>) {
-    let mut searcher = Searcher::new(0);
-    let mut total = 0;
-    let mut lines = Vec::new();
-    let start = Instant::now();
-    for (index, fen) in POSITIONS
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-    {
-        let pos = parse_fen(fen, CastlingMode::Standard).expect("bench FENs are valid");
-        let board = Board::new(pos.clone());
-        tt.new_search();
-        let (job, _finished) = SearchJob::new(
-            board.clone(),
-            vec![board.key()],
-            pos.legal_moves().into_iter().collect(),
-            Limits::depth(depth),
-            None,
-            Arc::clone(tt),
-            1,
-            CastlingMode::Standard,
-            false,
-        );
-        let result = searcher.search(&job);
-        total += searcher.nodes();
-        let best = result.map_or("0000".to_string(), |r| {
-            r.pv[0].to_uci(CastlingMode::Standard).to_string()
-        });
-        lines.push(format!(
-            "position {:>2} bestmove {best:<6} nodes {:>10} {fen}",
-            index + 1,
-            searcher.nodes()
-        ));
-    }
-    (total, start.elapsed(), lines)
+    Ok(summary)
 }

@@ -67,12 +67,13 @@ pub struct SearchJob {
     /// Whether to print `info` and `bestmove` lines (off for bench).
     pub report: bool,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
-    finished: Sender<()>,
+    finished: Sender<Option<ThreadResult>>,
 }
 
 impl SearchJob {
-    /// A job and the receiver that gets a message once its `bestmove` has
-    /// been printed and every thread is idle.
+    /// A job and the receiver that gets the chosen result (`None` when no
+    /// move was searched) once the `bestmove` has been printed and every
+    /// thread is idle.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         root: Board,
@@ -84,7 +85,7 @@ impl SearchJob {
         threads: usize,
         castling_mode: CastlingMode,
         report: bool,
-    ) -> (SearchJob, Receiver<()>) {
+    ) -> (SearchJob, Receiver<Option<ThreadResult>>) {
         let (finished, done) = crossbeam::channel::bounded(1);
         let control = SearchControl::new(threads, limits.ponder);
         let job = SearchJob {

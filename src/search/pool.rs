@@ -161,7 +161,7 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
         }
         output::send(&bestmove_line(job, chosen.as_ref()));
     }
-    if job.finished.send(()).is_err() {
+    if job.finished.send(chosen).is_err() {
         log::debug!("nobody waits for the search to finish");
     }
 }

@@ -340,7 +340,7 @@ fn clear_empties_and_new_search_ages() {
     table.store(5, result(1, 1, Bound::Exact));
     assert!(table.hashfull() <= 1);
     table.new_search();
-    table.clear(2);
+    table.clear();
     assert_eq!(table.probe(5, 0), None);
     assert_eq!(table.hashfull(), 0);
 }
