@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::config::Config;
 use crate::eval::evaluate;
 use crate::output;
-use crate::search::{self, Limits, SearchJob, ThreadPool, ThreadResult};
+use crate::search::{self, JobSpec, Limits, SearchJob, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
 use crate::uci::options::{self, Change, Options};
@@ -316,17 +316,18 @@ impl Engine {
         };
         let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
         self.tt.new_search();
-        let (job, finished) = SearchJob::new(
-            self.game.board.clone(),
-            self.game.keys.clone(),
+        let (job, finished) = SearchJob::new(JobSpec {
+            root: self.game.board.clone(),
+            game_keys: self.game.keys.clone(),
             root_moves,
             limits,
+            multipv: self.options.multipv,
             time,
-            Arc::clone(&self.tt),
-            self.pool.thread_count(),
-            self.castling_mode(),
-            true,
-        );
+            tt: Arc::clone(&self.tt),
+            threads: self.pool.thread_count(),
+            castling_mode: self.castling_mode(),
+            report: true,
+        });
         let job = Arc::new(job);
         self.pool.start(Arc::clone(&job));
         self.search = Some(RunningSearch { job, finished });

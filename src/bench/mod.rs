@@ -21,7 +21,7 @@ use shakmaty::{CastlingMode, Position};
 
 use crate::board::Board;
 use crate::engine::parse_fen;
-use crate::search::{Limits, SearchJob, ThreadPool};
+use crate::search::{JobSpec, Limits, SearchJob, ThreadPool};
 use crate::tt::TranspositionTable;
 
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -67,17 +67,18 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<Summary, 
             .map_err(|e| format!("bench position {fen}: {e}"))?;
         let board = Board::new(pos.clone());
         tt.new_search();
-        let (job, finished) = SearchJob::new(
-            board.clone(),
-            vec![board.key()],
-            pos.legal_moves().into_iter().collect(),
-            Limits::depth(settings.depth),
-            None,
-            Arc::clone(&tt),
-            settings.threads,
-            CastlingMode::Standard,
-            false,
-        );
+        let (job, finished) = SearchJob::new(JobSpec {
+            game_keys: vec![board.key()],
+            root: board,
+            root_moves: pos.legal_moves().into_iter().collect(),
+            limits: Limits::depth(settings.depth),
+            multipv: 1,
+            time: None,
+            tt: Arc::clone(&tt),
+            threads: settings.threads,
+            castling_mode: CastlingMode::Standard,
+            report: false,
+        });
         let job = Arc::new(job);
         let start = Instant::now();
         pool.start(Arc::clone(&job));

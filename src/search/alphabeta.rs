@@ -186,7 +186,12 @@ impl Searcher {
         }
 
         let moves: MoveList = if is_root {
-            job.root_moves.iter().copied().collect()
+            let excluded = &self.excluded_root_moves;
+            job.root_moves
+                .iter()
+                .copied()
+                .filter(|m| !excluded.contains(m))
+                .collect()
         } else {
             board.pos().legal_moves()
         };

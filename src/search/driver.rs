@@ -20,8 +20,8 @@ const ASPIRATION_INITIAL_DELTA: i32 = 25;
 const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 impl Searcher {
-    /// Runs iterative deepening on `job` and returns the last completed
-    /// iteration, or `None` when not even one completed.
+    /// Runs iterative deepening on `job` and returns the best line of the
+    /// last completed iteration, or `None` when not even one completed.
     pub fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
         self.keys = KeyHistory::new(job.game_keys.clone());
         self.nodes = 0;
@@ -30,7 +30,13 @@ impl Searcher {
         self.tables.new_search();
 
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut best: Option<ThreadResult> = None;
+        // Only the main thread reports, so only it searches several lines.
+        let line_count = if self.is_main() {
+            job.multipv.clamp(1, job.root_moves.len().max(1))
+        } else {
+            1
+        };
+        let mut lines: Vec<ThreadResult> = Vec::new();
         for iteration in 1..=max_depth {
             // Lazy SMP: odd helpers run one ply ahead of the main thread so
             // the threads do not search the same tree in lockstep.
@@ -39,47 +45,69 @@ impl Searcher {
             } else {
                 iteration
             };
-            self.root_depth = depth;
-            self.seldepth = 0;
-            let score = self.aspiration(job, depth, best.as_ref().map(|b| b.score));
-            if self.aborted || self.pv.line(0).is_empty() {
-                if best.is_none() && !self.pv.line(0).is_empty() {
-                    // Cut off inside the first iteration: the root's best
-                    // move so far beats an unsearched one.
-                    best = Some(ThreadResult {
-                        depth: 0,
-                        seldepth: self.seldepth,
-                        score,
-                        pv: self.pv.line(0).to_vec(),
-                    });
-                }
+            let Some(completed) = self.search_lines(job, depth, line_count, &lines) else {
                 break;
-            }
-            let result = ThreadResult {
-                depth,
-                seldepth: self.seldepth,
-                score,
-                pv: self.pv.line(0).to_vec(),
             };
+            lines = completed;
             if self.is_main() {
                 job.control.set_nodes(self.id, self.nodes);
                 if job.report {
-                    output::send(&format::iteration(job, &result));
+                    for (index, line) in lines.iter().enumerate() {
+                        output::send(&format::iteration(job, line, index + 1));
+                    }
                 }
-                let done = self.iteration_ends_search(job, &result);
-                best = Some(result);
-                if done {
+                if self.iteration_ends_search(job, &lines[0]) {
                     break;
                 }
-            } else {
-                best = Some(result);
-                if job.control.is_stopped() {
-                    break;
-                }
+            } else if job.control.is_stopped() {
+                break;
             }
         }
         job.control.set_nodes(self.id, self.nodes);
-        best
+        lines.into_iter().next()
+    }
+
+    /// One iteration: the best `count` root moves at `depth`, each with its
+    /// line, best first, or `None` when the search was cut off. A cut-off
+    /// first iteration still returns the root's best move so far, which
+    /// beats playing an unsearched one.
+    fn search_lines(
+        &mut self,
+        job: &SearchJob,
+        depth: i32,
+        count: usize,
+        last: &[ThreadResult],
+    ) -> Option<Vec<ThreadResult>> {
+        self.root_depth = depth;
+        self.excluded_root_moves.clear();
+        let mut lines = Vec::with_capacity(count);
+        for index in 0..count {
+            self.seldepth = 0;
+            let last_score = last.get(index).map(|line| line.score);
+            let score = self.aspiration(job, depth, last_score);
+            let pv = self.pv.line(0).to_vec();
+            if self.aborted || pv.is_empty() {
+                let first_iteration_cut = last.is_empty() && index == 0 && !pv.is_empty();
+                return first_iteration_cut.then(|| {
+                    vec![ThreadResult {
+                        depth: 0,
+                        seldepth: self.seldepth,
+                        score,
+                        pv,
+                    }]
+                });
+            }
+            self.excluded_root_moves.push(pv[0]);
+            lines.push(ThreadResult {
+                depth,
+                seldepth: self.seldepth,
+                score,
+                pv,
+            });
+        }
+        // A later line can come out better than an earlier one.
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+        Some(lines)
     }
 
     /// Searches the root at `depth`, first in a window around the last

@@ -59,6 +59,8 @@ pub struct SearchJob {
     /// The legal root moves to search (filtered by `searchmoves`).
     pub root_moves: Vec<Move>,
     pub limits: Limits,
+    /// How many best lines the main thread reports (MultiPV).
+    pub multipv: usize,
     pub time: Option<TimeBudget>,
     pub tt: Arc<TranspositionTable>,
     pub control: SearchControl,
@@ -70,34 +72,39 @@ pub struct SearchJob {
     finished: Sender<Option<ThreadResult>>,
 }
 
+/// What the caller decides about a search; [`SearchJob::new`] adds the
+/// shared control block and the channels.
+pub struct JobSpec {
+    pub root: Board,
+    pub game_keys: Vec<u64>,
+    pub root_moves: Vec<Move>,
+    pub limits: Limits,
+    pub multipv: usize,
+    pub time: Option<TimeBudget>,
+    pub tt: Arc<TranspositionTable>,
+    pub threads: usize,
+    pub castling_mode: CastlingMode,
+    pub report: bool,
+}
+
 impl SearchJob {
     /// A job and the receiver that gets the chosen result (`None` when no
     /// move was searched) once the `bestmove` has been printed and every
     /// thread is idle.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        root: Board,
-        game_keys: Vec<u64>,
-        root_moves: Vec<Move>,
-        limits: Limits,
-        time: Option<TimeBudget>,
-        tt: Arc<TranspositionTable>,
-        threads: usize,
-        castling_mode: CastlingMode,
-        report: bool,
-    ) -> (SearchJob, Receiver<Option<ThreadResult>>) {
+    pub fn new(spec: JobSpec) -> (SearchJob, Receiver<Option<ThreadResult>>) {
         let (finished, done) = crossbeam::channel::bounded(1);
-        let control = SearchControl::new(threads, limits.ponder);
+        let control = SearchControl::new(spec.threads, spec.limits.ponder);
         let job = SearchJob {
-            root,
-            game_keys,
-            root_moves,
-            limits,
-            time,
-            tt,
+            root: spec.root,
+            game_keys: spec.game_keys,
+            root_moves: spec.root_moves,
+            limits: spec.limits,
+            multipv: spec.multipv,
+            time: spec.time,
+            tt: spec.tt,
             control,
-            castling_mode,
-            report,
+            castling_mode: spec.castling_mode,
+            report: spec.report,
             helper_results: crossbeam::channel::unbounded(),
             finished,
         };
@@ -118,6 +125,8 @@ pub struct Searcher {
     root_depth: i32,
     /// Set when the search must unwind: every score after it is void.
     aborted: bool,
+    /// Root moves already given a line in this iteration (MultiPV).
+    excluded_root_moves: Vec<Move>,
 }
 
 impl Searcher {
@@ -132,6 +141,7 @@ impl Searcher {
             seldepth: 0,
             root_depth: 0,
             aborted: false,
+            excluded_root_moves: Vec::new(),
         }
     }
 

@@ -157,7 +157,7 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
             && own.as_ref() != Some(chosen)
         {
             // Keep the last reported line in agreement with the bestmove.
-            output::send(&format::iteration(job, chosen));
+            output::send(&format::iteration(job, chosen, 1));
         }
         output::send(&bestmove_line(job, chosen.as_ref()));
     }

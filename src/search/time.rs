@@ -7,7 +7,7 @@
 //! For a clock, the budget is an even share of the remaining time over the
 //! moves still to play (`movestogo`, or [`DEFAULT_MOVES_TO_GO`]) plus most of
 //! the increment; the hard limit allows a few times that but never more than
-//! [`MAX_CLOCK_FRACTION`] of the clock. `Move Overhead` is taken off every
+//! [`MAX_CLOCK_FRACTION_PER_MILLE`] of the clock. `Move Overhead` is taken off every
 //! budget first, covering the GUI's and the operating system's latency.
 
 use std::time::Duration;
@@ -22,8 +22,11 @@ const DEFAULT_MOVES_TO_GO: u32 = 30;
 const INCREMENT_SHARE_PER_MILLE: u32 = 750;
 /// How many soft budgets one move may use at most.
 const HARD_LIMIT_FACTOR: u32 = 4;
-/// Share of the remaining clock one move may use at most, per mille.
-const MAX_CLOCK_FRACTION_PER_MILLE: u32 = 700;
+/// Share of the remaining clock one move may use at most, per mille. Low
+/// enough that with a short clock the engine spends less than its increment
+/// well before the clock runs out: at 40% the clock settles where
+/// `0.4 * (clock - overhead)` plus the GUI's latency equals the increment.
+const MAX_CLOCK_FRACTION_PER_MILLE: u32 = 400;
 /// Never plan below this, so even a flagging engine returns a real move.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 

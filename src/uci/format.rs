@@ -22,8 +22,8 @@ pub fn move_text(m: Move, mode: CastlingMode) -> String {
     m.to_uci(mode).to_string()
 }
 
-/// The `info` line of a completed iteration.
-pub fn iteration(job: &SearchJob, result: &ThreadResult) -> String {
+/// The `info` line of line `multipv` (1 = best) of a completed iteration.
+pub fn iteration(job: &SearchJob, result: &ThreadResult, multipv: usize) -> String {
     let millis = job.control.elapsed().as_millis() as u64;
     let nodes = job.control.total_nodes();
     let nps = nodes * 1000 / millis.max(1);
@@ -33,7 +33,7 @@ pub fn iteration(job: &SearchJob, result: &ThreadResult) -> String {
         .map(|&m| move_text(m, job.castling_mode))
         .collect();
     format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {multipv} score {} nodes {} nps {} hashfull {} time {} pv {}",
         result.depth,
         result.seldepth,
         score(result.score),

@@ -13,6 +13,7 @@ use std::time::Duration;
 pub const MAX_HASH_MB: i64 = 1 << 20;
 pub const MAX_THREADS: i64 = 1024;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+pub const MAX_MULTIPV: i64 = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -31,11 +32,12 @@ pub const HASH: &str = "Hash";
 pub const THREADS: &str = "Threads";
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
 pub const CLEAR_HASH: &str = "Clear Hash";
+pub const MULTIPV: &str = "MultiPV";
 pub const PONDER: &str = "Ponder";
 pub const CHESS960: &str = "UCI_Chess960";
 
 /// Every option, in the order `uci` lists them.
-pub const SPECS: [Spec; 6] = [
+pub const SPECS: [Spec; 7] = [
     Spec {
         name: HASH,
         kind: Kind::Spin {
@@ -65,6 +67,14 @@ pub const SPECS: [Spec; 6] = [
         kind: Kind::Button,
     },
     Spec {
+        name: MULTIPV,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+    },
+    Spec {
         name: PONDER,
         kind: Kind::Check { default: false },
     },
@@ -80,6 +90,7 @@ pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
     pub move_overhead: Duration,
+    pub multipv: usize,
     pub ponder: bool,
     pub chess960: bool,
 }
@@ -90,6 +101,7 @@ impl Default for Options {
             hash_mb: 0,
             threads: 0,
             move_overhead: Duration::ZERO,
+            multipv: 0,
             ponder: false,
             chess960: false,
         };
@@ -114,6 +126,7 @@ pub enum Change {
     Hash(usize),
     Threads(usize),
     MoveOverhead(Duration),
+    MultiPv(usize),
     ClearHash,
     Ponder(bool),
     Chess960(bool),
@@ -126,6 +139,7 @@ impl Options {
             Change::Hash(mb) => self.hash_mb = mb,
             Change::Threads(n) => self.threads = n,
             Change::MoveOverhead(d) => self.move_overhead = d,
+            Change::MultiPv(n) => self.multipv = n,
             Change::Ponder(on) => self.ponder = on,
             Change::Chess960(on) => self.chess960 = on,
             Change::ClearHash => {}
@@ -157,6 +171,7 @@ impl Options {
         match name {
             HASH => self.hash_mb as i64,
             THREADS => self.threads as i64,
+            MULTIPV => self.multipv as i64,
             _ => self.move_overhead.as_millis() as i64,
         }
     }
@@ -173,6 +188,7 @@ fn spin_change(name: &str, value: i64) -> Change {
     match name {
         HASH => Change::Hash(value as usize),
         THREADS => Change::Threads(value as usize),
+        MULTIPV => Change::MultiPv(value as usize),
         _ => Change::MoveOverhead(Duration::from_millis(value as u64)),
     }
 }

@@ -1,0 +1,10 @@
+EXE ?= rookery
+
+# OpenBench builds with `make EXE=<path>`, then runs `<path> bench`.
+.PHONY: all clean
+all:
+	cargo build --release
+	cp target/release/rookery $(EXE)
+
+clean:
+	cargo clean
