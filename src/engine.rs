@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::config::Config;
 use crate::eval::evaluate;
 use crate::output;
-use crate::search::{self, JobSpec, Limits, SearchJob, ThreadPool, ThreadResult};
+use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
 use crate::uci::options::{self, Change, Options};
@@ -300,20 +300,7 @@ impl Engine {
                 root_moves = chosen;
             }
         }
-        let limits = Limits {
-            search_moves: root_moves.clone(),
-            ponder: go.ponder,
-            white_time: go.white_time,
-            black_time: go.black_time,
-            white_increment: go.white_increment,
-            black_increment: go.black_increment,
-            moves_to_go: go.moves_to_go,
-            depth: go.depth,
-            nodes: go.nodes,
-            mate: go.mate,
-            move_time: go.move_time,
-            infinite: go.infinite,
-        };
+        let limits = go.limits;
         let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
         self.tt.new_search();
         let (job, finished) = SearchJob::new(JobSpec {

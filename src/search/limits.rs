@@ -1,16 +1,13 @@
-//! What a `go` command asks of the search: how deep, how long, which moves.
+//! What a `go` command asks of the search: how deep and how long.
 //!
 //! This is plain data parsed from the UCI line; the time manager turns the
-//! clock fields into deadlines and the search reads the rest.
+//! clock fields into deadlines and the search reads the rest. The root
+//! moves (`searchmoves`) travel in the search job, already checked legal.
 
 use std::time::Duration;
 
-use shakmaty::Move;
-
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Only these root moves are searched (`searchmoves`); empty = all.
-    pub search_moves: Vec<Move>,
     pub ponder: bool,
     pub white_time: Option<Duration>,
     pub black_time: Option<Duration>,
@@ -32,11 +29,5 @@ impl Limits {
             depth: Some(depth),
             ..Limits::default()
         }
-    }
-
-    /// Whether the search may end by itself, before `stop`: everything but
-    /// `go infinite` and `go ponder` (until `ponderhit`).
-    pub fn is_finite(&self) -> bool {
-        !self.infinite && !self.ponder
     }
 }

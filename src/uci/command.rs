@@ -9,6 +9,8 @@
 
 use std::time::Duration;
 
+use crate::search::Limits;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Uci,
@@ -43,22 +45,12 @@ pub enum Command {
     Eval,
 }
 
-/// The arguments of `go`, still as text where the position is needed
-/// (`searchmoves`).
+/// The arguments of `go`: the limits, and the `searchmoves` still as text
+/// (they need the position to be read).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
+    pub limits: Limits,
     pub search_moves: Vec<String>,
-    pub ponder: bool,
-    pub white_time: Option<Duration>,
-    pub black_time: Option<Duration>,
-    pub white_increment: Option<Duration>,
-    pub black_increment: Option<Duration>,
-    pub moves_to_go: Option<u32>,
-    pub depth: Option<i32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<u32>,
-    pub move_time: Option<Duration>,
-    pub infinite: bool,
     /// Arguments that could not be understood, to be reported.
     pub errors: Vec<String>,
 }
@@ -164,81 +156,58 @@ fn parse_millis(text: &str, what: &str) -> Result<Duration, String> {
 
 fn parse_go(args: &[&str]) -> Result<Command, String> {
     if args.first() == Some(&"perft") {
-        let depth = args
-            .get(1)
-            .ok_or("go perft needs a depth")
-            .map_err(str::to_string)
-            .and_then(|d| parse_number(d, "go perft"))?;
-        return Ok(Command::Perft { depth });
+        let depth = args.get(1).ok_or("go perft needs a depth")?;
+        return Ok(Command::Perft {
+            depth: parse_number(depth, "go perft")?,
+        });
     }
     let mut go = Go::default();
     let mut index = 0;
     while index < args.len() {
         let keyword = args[index];
         index += 1;
-        let value = args.get(index).copied();
-        let mut take_value = |go: &mut Go| -> Option<&str> {
-            match value {
-                Some(v) if !GO_KEYWORDS.contains(&v) => {
-                    index += 1;
-                    Some(v)
-                }
-                _ => {
-                    go.errors.push(format!("go {keyword} needs a value"));
-                    None
-                }
-            }
-        };
-        let result = match keyword {
+        match keyword {
             "searchmoves" => {
                 while let Some(m) = args.get(index).filter(|t| !GO_KEYWORDS.contains(t)) {
                     go.search_moves.push(m.to_string());
                     index += 1;
                 }
-                Ok(())
             }
-            "ponder" => {
-                go.ponder = true;
-                Ok(())
+            "ponder" => go.limits.ponder = true,
+            "infinite" => go.limits.infinite = true,
+            _ if GO_KEYWORDS.contains(&keyword) => {
+                let Some(value) = args.get(index).filter(|v| !GO_KEYWORDS.contains(v)) else {
+                    go.errors.push(format!("go {keyword} needs a value"));
+                    continue;
+                };
+                index += 1;
+                if let Err(error) = set_limit(&mut go.limits, keyword, value) {
+                    go.errors.push(error);
+                }
             }
-            "infinite" => {
-                go.infinite = true;
-                Ok(())
-            }
-            "wtime" => take_value(&mut go)
-                .map(|v| parse_millis(v, "wtime").map(|t| go.white_time = Some(t)))
-                .unwrap_or(Ok(())),
-            "btime" => take_value(&mut go)
-                .map(|v| parse_millis(v, "btime").map(|t| go.black_time = Some(t)))
-                .unwrap_or(Ok(())),
-            "winc" => take_value(&mut go)
-                .map(|v| parse_millis(v, "winc").map(|t| go.white_increment = Some(t)))
-                .unwrap_or(Ok(())),
-            "binc" => take_value(&mut go)
-                .map(|v| parse_millis(v, "binc").map(|t| go.black_increment = Some(t)))
-                .unwrap_or(Ok(())),
-            "movetime" => take_value(&mut go)
-                .map(|v| parse_millis(v, "movetime").map(|t| go.move_time = Some(t)))
-                .unwrap_or(Ok(())),
-            "movestogo" => take_value(&mut go)
-                .map(|v| parse_number(v, "movestogo").map(|n| go.moves_to_go = Some(n)))
-                .unwrap_or(Ok(())),
-            "depth" => take_value(&mut go)
-                .map(|v| parse_number(v, "depth").map(|n| go.depth = Some(n)))
-                .unwrap_or(Ok(())),
-            "nodes" => take_value(&mut go)
-                .map(|v| parse_number(v, "nodes").map(|n| go.nodes = Some(n)))
-                .unwrap_or(Ok(())),
-            "mate" => take_value(&mut go)
-                .map(|v| parse_number(v, "mate").map(|n| go.mate = Some(n)))
-                .unwrap_or(Ok(())),
-            other => Err(format!("go: unknown argument '{other}' ignored")),
-        };
-        if let Err(error) = result {
-            go.errors.push(error);
+            other => go
+                .errors
+                .push(format!("go: unknown argument '{other}' ignored")),
         }
     }
     Ok(Command::Go(go))
+}
+
+/// Sets the limit named by a `go` keyword that takes a value.
+fn set_limit(limits: &mut Limits, keyword: &str, value: &str) -> Result<(), String> {
+    match keyword {
+        "wtime" => limits.white_time = Some(parse_millis(value, keyword)?),
+        "btime" => limits.black_time = Some(parse_millis(value, keyword)?),
+        "winc" => limits.white_increment = Some(parse_millis(value, keyword)?),
+        "binc" => limits.black_increment = Some(parse_millis(value, keyword)?),
+        "movetime" => limits.move_time = Some(parse_millis(value, keyword)?),
+        "movestogo" => limits.moves_to_go = Some(parse_number(value, keyword)?),
+        "depth" => limits.depth = Some(parse_number(value, keyword)?),
+        "nodes" => limits.nodes = Some(parse_number(value, keyword)?),
+        "mate" => limits.mate = Some(parse_number(value, keyword)?),
+        _ => return Err(format!("go {keyword} takes no value")),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -304,16 +273,17 @@ mod tests {
             panic!("not a go")
         };
         assert_eq!(go.search_moves, vec!["e2e4", "d2d4"]);
-        assert!(go.ponder && go.infinite);
-        assert_eq!(go.white_time, Some(Duration::from_millis(1000)));
-        assert_eq!(go.black_time, Some(Duration::ZERO));
-        assert_eq!(go.white_increment, Some(Duration::from_millis(10)));
-        assert_eq!(go.black_increment, Some(Duration::from_millis(20)));
+        let limits = &go.limits;
+        assert!(limits.ponder && limits.infinite);
+        assert_eq!(go.limits.white_time, Some(Duration::from_millis(1000)));
+        assert_eq!(go.limits.black_time, Some(Duration::ZERO));
+        assert_eq!(go.limits.white_increment, Some(Duration::from_millis(10)));
+        assert_eq!(go.limits.black_increment, Some(Duration::from_millis(20)));
         assert_eq!(
-            (go.moves_to_go, go.depth, go.nodes, go.mate),
+            (limits.moves_to_go, limits.depth, limits.nodes, limits.mate),
             (Some(7), Some(9), Some(100), Some(3))
         );
-        assert_eq!(go.move_time, Some(Duration::from_millis(50)));
+        assert_eq!(go.limits.move_time, Some(Duration::from_millis(50)));
         assert!(go.errors.is_empty());
     }
 
@@ -323,7 +293,7 @@ mod tests {
             panic!("not a go")
         };
         assert_eq!(go.errors.len(), 3, "{:?}", go.errors);
-        assert_eq!(go.move_time, Some(Duration::from_millis(5)));
+        assert_eq!(go.limits.move_time, Some(Duration::from_millis(5)));
         assert_eq!(parsed("go perft 3"), Command::Perft { depth: 3 });
     }
 }
