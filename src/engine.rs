@@ -126,10 +126,10 @@ impl Engine {
     }
 
     /// End of input: a finite search finishes and prints its bestmove; an
-    /// infinite or pondering one is stopped.
+    /// unbounded or pondering one is stopped.
     pub fn end_of_input(&mut self) {
         if let Some(search) = &self.search
-            && (search.job.limits.infinite || search.job.control.is_pondering())
+            && (search.job.limits.is_unbounded() || search.job.control.is_pondering())
         {
             search.job.control.stop();
         }

@@ -28,6 +28,9 @@ impl Searcher {
         self.other_nodes = 0;
         self.aborted = false;
         self.tables.new_search();
+        // Nothing of the last search may pass for a result of this one.
+        self.root_depth = 0;
+        self.pv.clear(0);
 
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // Only the main thread reports, so only it searches several lines.

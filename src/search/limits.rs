@@ -23,6 +23,18 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether nothing but `stop` ends the search in reasonable time: `go
+    /// infinite`, or a `go` with no limit at all.
+    pub fn is_unbounded(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.mate.is_none()
+                && self.move_time.is_none()
+                && self.white_time.is_none()
+                && self.black_time.is_none())
+    }
+
     /// A search limited only by depth (bench, tests).
     pub fn depth(depth: i32) -> Limits {
         Limits {
