@@ -143,6 +143,13 @@ impl Searcher {
         ply: usize,
         allow_null: bool,
     ) -> i32 {
+        #[cfg(test)]
+        if job
+            .inject_panic
+            .is_some_and(|(id, depth)| id == self.id && self.root_depth >= depth)
+        {
+            panic!("injected search fault");
+        }
         if self.should_stop(job) {
             return DRAW;
         }

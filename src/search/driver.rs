@@ -31,6 +31,7 @@ impl Searcher {
         // Nothing of the last search may pass for a result of this one.
         self.root_depth = 0;
         self.pv.clear(0);
+        self.last_completed = None;
 
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // Only the main thread reports, so only it searches several lines.
@@ -52,6 +53,7 @@ impl Searcher {
                 break;
             };
             lines = completed;
+            self.last_completed = Some(lines[0].clone());
             if self.is_main() {
                 job.control.set_nodes(self.id, self.nodes);
                 if job.report {
@@ -67,7 +69,7 @@ impl Searcher {
             }
         }
         job.control.set_nodes(self.id, self.nodes);
-        lines.into_iter().next()
+        self.last_completed.take()
     }
 
     /// One iteration: the best `count` root moves at `depth`, each with its

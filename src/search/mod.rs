@@ -70,6 +70,9 @@ pub struct SearchJob {
     pub report: bool,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
     finished: Sender<Option<ThreadResult>>,
+    /// Tests only: (thread, depth) that panics on reaching that depth.
+    #[cfg(test)]
+    inject_panic: Option<(usize, i32)>,
 }
 
 /// What the caller decides about a search; [`SearchJob::new`] adds the
@@ -107,6 +110,8 @@ impl SearchJob {
             report: spec.report,
             helper_results: crossbeam::channel::unbounded(),
             finished,
+            #[cfg(test)]
+            inject_panic: None,
         };
         (job, done)
     }
@@ -127,6 +132,9 @@ pub struct Searcher {
     aborted: bool,
     /// Root moves already given a line in this iteration (MultiPV).
     excluded_root_moves: Vec<Move>,
+    /// The best line of the last completed iteration: what is left to play
+    /// if the search panics.
+    last_completed: Option<ThreadResult>,
 }
 
 impl Searcher {
@@ -142,6 +150,7 @@ impl Searcher {
             root_depth: 0,
             aborted: false,
             excluded_root_moves: Vec::new(),
+            last_completed: None,
         }
     }
 

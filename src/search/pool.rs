@@ -112,8 +112,10 @@ fn run_worker(id: usize, inbox: Receiver<Task>) {
                         if job.report {
                             output::error(&format!("search thread {id} panicked: {message}"));
                         }
+                        // Keep the last completed iteration, start afresh.
+                        let completed = searcher.last_completed.take();
                         searcher = Searcher::new(id);
-                        None
+                        completed
                     }
                 };
                 if id == 0 {
@@ -189,4 +191,87 @@ fn ponder_from_table(job: &SearchJob, best: Move) -> Option<Move> {
         .legal_moves()
         .into_iter()
         .find(|&m| expected.matches(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::search::{JobSpec, Limits};
+    use crate::tt::TranspositionTable;
+    use shakmaty::CastlingMode;
+
+    /// A depth-6 search of the start position where thread `panicking`
+    /// panics on reaching depth 3; returns the chosen result and the
+    /// bestmove line.
+    fn search_with_fault(threads: usize, panicking: usize) -> (Option<ThreadResult>, String) {
+        let pool = ThreadPool::new(threads).unwrap();
+        let board = Board::startpos();
+        let (mut job, finished) = SearchJob::new(JobSpec {
+            game_keys: vec![board.key()],
+            root_moves: board.pos().legal_moves().into_iter().collect(),
+            root: board,
+            limits: Limits::depth(6),
+            multipv: 1,
+            time: None,
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            threads,
+            castling_mode: CastlingMode::Standard,
+            report: false,
+        });
+        job.inject_panic = Some((panicking, 3));
+        let job = Arc::new(job);
+        pool.start(Arc::clone(&job));
+        let chosen = finished
+            .recv()
+            .expect("the search finishes despite the panic");
+        let line = bestmove_line(&job, chosen.as_ref());
+        (chosen, line)
+    }
+
+    fn assert_legal_bestmove(line: &str) {
+        let text = line.split_whitespace().nth(1).unwrap();
+        let legal: Vec<String> = Board::startpos()
+            .pos()
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        assert!(legal.iter().any(|m| m == text), "{line}");
+    }
+
+    #[test]
+    fn a_panicking_leader_plays_from_its_last_completed_iteration() {
+        let (chosen, line) = search_with_fault(1, 0);
+        assert_eq!(chosen.map(|r| r.depth), Some(2));
+        assert_legal_bestmove(&line);
+        let (chosen, line) = search_with_fault(2, 0);
+        assert!(chosen.is_some_and(|r| r.depth >= 2));
+        assert_legal_bestmove(&line);
+    }
+
+    #[test]
+    fn a_panicking_helper_does_not_disturb_the_leader() {
+        let (chosen, line) = search_with_fault(2, 1);
+        assert!(chosen.is_some_and(|r| r.depth >= 6));
+        assert_legal_bestmove(&line);
+    }
+
+    #[test]
+    fn with_no_completed_iteration_the_first_legal_move_is_played() {
+        let board = Board::startpos();
+        let (job, _finished) = SearchJob::new(JobSpec {
+            game_keys: vec![board.key()],
+            root_moves: board.pos().legal_moves().into_iter().collect(),
+            root: board,
+            limits: Limits::depth(1),
+            multipv: 1,
+            time: None,
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            threads: 1,
+            castling_mode: CastlingMode::Standard,
+            report: false,
+        });
+        assert_legal_bestmove(&bestmove_line(&job, None));
+    }
 }
