@@ -7,7 +7,8 @@
 //! For a clock, the budget is an even share of the remaining time over the
 //! moves still to play (`movestogo`, or [`DEFAULT_MOVES_TO_GO`]) plus most of
 //! the increment; the hard limit allows a few times that but never more than
-//! [`MAX_CLOCK_FRACTION_PER_MILLE`] of the clock. `Move Overhead` is taken off every
+//! a fixed share of the clock ([`MAX_CLOCK_FRACTION_PER_MILLE`], more when
+//! `movestogo` says the clock refills soon). `Move Overhead` is taken off every
 //! budget first, covering the GUI's and the operating system's latency.
 
 use std::time::Duration;
@@ -22,11 +23,18 @@ const DEFAULT_MOVES_TO_GO: u32 = 30;
 const INCREMENT_SHARE_PER_MILLE: u32 = 750;
 /// How many soft budgets one move may use at most.
 const HARD_LIMIT_FACTOR: u32 = 4;
-/// Share of the remaining clock one move may use at most, per mille. Low
-/// enough that with a short clock the engine spends less than its increment
-/// well before the clock runs out: at 40% the clock settles where
-/// `0.4 * (clock - overhead)` plus the GUI's latency equals the increment.
-const MAX_CLOCK_FRACTION_PER_MILLE: u32 = 400;
+/// Share of the remaining clock one move may use at most, per mille, in an
+/// increment or sudden-death game. This decides where a short clock
+/// settles: once moves cost more than the increment the clock shrinks until
+/// `fraction * clock` plus the GUI's latency equals the increment, so at
+/// 10% and a 20 ms increment it settles near 150 ms, enough to ride out a
+/// 50 ms stall of a loaded machine (at 70%, then 40%, our 2s+0.02s matches
+/// lost games on time by 1 ms and by 51 ms).
+const MAX_CLOCK_FRACTION_PER_MILLE: u32 = 100;
+/// With `movestogo` the clock refills soon, so a move may use up to this
+/// many times its even share, within [`MAX_MOVESTOGO_FRACTION_PER_MILLE`].
+const MOVESTOGO_SHARE_FACTOR: u32 = 2;
+const MAX_MOVESTOGO_FRACTION_PER_MILLE: u32 = 500;
 /// Never plan below this, so even a flagging engine returns a real move.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 
@@ -54,7 +62,12 @@ pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<T
     let available = clock.saturating_sub(move_overhead).max(MIN_BUDGET);
     let moves_to_go = limits.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
 
-    let ceiling = (available * MAX_CLOCK_FRACTION_PER_MILLE / 1000).max(MIN_BUDGET);
+    let fraction = match limits.moves_to_go {
+        Some(_) => (1000 * MOVESTOGO_SHARE_FACTOR / moves_to_go)
+            .clamp(MAX_CLOCK_FRACTION_PER_MILLE, MAX_MOVESTOGO_FRACTION_PER_MILLE),
+        None => MAX_CLOCK_FRACTION_PER_MILLE,
+    };
+    let ceiling = (available * fraction / 1000).max(MIN_BUDGET);
     let share = available / moves_to_go + increment * INCREMENT_SHARE_PER_MILLE / 1000;
     let soft = share.min(ceiling).max(MIN_BUDGET);
     let hard = (soft * HARD_LIMIT_FACTOR).min(ceiling).max(soft);
@@ -113,6 +126,24 @@ mod tests {
             assert!(b.soft <= b.hard);
             assert!(b.hard <= ms(time).max(MIN_BUDGET), "{time} {inc}: {b:?}");
         }
+    }
+
+    #[test]
+    fn a_short_clock_spends_less_than_the_increment() {
+        // Where a 2s+0.02s game's clock settles, a move must cost less than
+        // the 20 ms it earns, latency included.
+        let b = budget(&clock(150, 150, 20), Color::White, ms(10)).unwrap();
+        assert!(b.hard <= ms(14), "{b:?}");
+    }
+
+    #[test]
+    fn movestogo_one_may_use_half_the_clock() {
+        let limits = Limits {
+            moves_to_go: Some(1),
+            ..clock(10_000, 10_000, 0)
+        };
+        let b = budget(&limits, Color::White, ms(10)).unwrap();
+        assert!(b.hard >= ms(4000) && b.hard <= ms(5000), "{b:?}");
     }
 
     #[test]
