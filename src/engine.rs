@@ -98,14 +98,16 @@ impl Engine {
         }
     }
 
-    /// Whether a search is still running (its `bestmove` not yet printed).
+    /// Whether a search is still running. One that has been told to stop
+    /// is only printing its bestmove: it is waited for and counts as done,
+    /// so a GUI may change options the moment it reads the bestmove.
     pub fn is_searching(&mut self) -> bool {
-        let done = self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.finished.try_recv().is_ok());
-        if done {
-            self.search = None;
+        if let Some(search) = &self.search {
+            if search.job.control.is_stopped() {
+                self.wait_for_search();
+            } else if search.finished.try_recv().is_ok() {
+                self.search = None;
+            }
         }
         self.search.is_some()
     }

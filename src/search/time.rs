@@ -63,8 +63,10 @@ pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<T
     let moves_to_go = limits.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
 
     let fraction = match limits.moves_to_go {
-        Some(_) => (1000 * MOVESTOGO_SHARE_FACTOR / moves_to_go)
-            .clamp(MAX_CLOCK_FRACTION_PER_MILLE, MAX_MOVESTOGO_FRACTION_PER_MILLE),
+        Some(_) => (1000 * MOVESTOGO_SHARE_FACTOR / moves_to_go).clamp(
+            MAX_CLOCK_FRACTION_PER_MILLE,
+            MAX_MOVESTOGO_FRACTION_PER_MILLE,
+        ),
         None => MAX_CLOCK_FRACTION_PER_MILLE,
     };
     let ceiling = (available * fraction / 1000).max(MIN_BUDGET);
