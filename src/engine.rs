@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crossbeam::channel::Receiver;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
 
 use crate::board::Board;
 use crate::config::Config;
@@ -342,10 +342,15 @@ impl Engine {
     }
 }
 
-/// Parses a FEN into a legal position, with an error that says what is wrong.
+/// Parses a FEN into a playable position, with an error that says what is
+/// wrong. A check that no legal move could have given (two sliders on one
+/// line, say) is accepted, as perft suites and other engines do: the rules
+/// still apply to such a position.
 pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
     let fen: Fen = text.trim().parse().map_err(|e| format!("{e}"))?;
-    fen.into_position(mode).map_err(|e| format!("{e}"))
+    fen.into_position(mode)
+        .or_else(PositionError::ignore_impossible_check)
+        .map_err(|e| format!("{e}"))
 }
 
 /// Parses a UCI move and checks that it is legal in `pos`.
