@@ -57,6 +57,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// The bound that `best_score` is when a node was searched with the
+    /// window `(alpha, beta)`.
+    pub fn for_window(best_score: i32, alpha: i32, beta: i32) -> Bound {
+        if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A move reduced to 16 bits; 0 is no move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PackedMove(u16);

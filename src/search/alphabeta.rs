@@ -337,13 +337,6 @@ impl Searcher {
             }
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         job.tt.store(
             board.key(),
             TtStore {
@@ -351,7 +344,7 @@ impl Searcher {
                 score: best_score,
                 static_eval,
                 depth,
-                bound,
+                bound: Bound::for_window(best_score, original_alpha, beta),
                 ply,
             },
         );
@@ -438,13 +431,6 @@ impl Searcher {
             }
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         job.tt.store(
             board.key(),
             TtStore {
@@ -452,7 +438,7 @@ impl Searcher {
                 score: best_score,
                 static_eval,
                 depth: 0,
-                bound,
+                bound: Bound::for_window(best_score, original_alpha, beta),
                 ply,
             },
         );

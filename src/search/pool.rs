@@ -201,24 +201,29 @@ mod tests {
     use crate::tt::TranspositionTable;
     use shakmaty::CastlingMode;
 
-    /// A depth-6 search of the start position where thread `panicking`
-    /// panics on reaching depth 3; returns the chosen result and the
-    /// bestmove line.
-    fn search_with_fault(threads: usize, panicking: usize) -> (Option<ThreadResult>, String) {
-        let pool = ThreadPool::new(threads).unwrap();
+    /// A silent search of the start position to `depth`.
+    fn startpos_job(depth: i32, threads: usize) -> (SearchJob, Receiver<Option<ThreadResult>>) {
         let board = Board::startpos();
-        let (mut job, finished) = SearchJob::new(JobSpec {
+        SearchJob::new(JobSpec {
             game_keys: vec![board.key()],
             root_moves: board.pos().legal_moves().into_iter().collect(),
             root: board,
-            limits: Limits::depth(6),
+            limits: Limits::depth(depth),
             multipv: 1,
             time: None,
             tt: Arc::new(TranspositionTable::new(1).unwrap()),
             threads,
             castling_mode: CastlingMode::Standard,
             report: false,
-        });
+        })
+    }
+
+    /// A depth-6 search of the start position where thread `panicking`
+    /// panics on reaching depth 3; returns the chosen result and the
+    /// bestmove line.
+    fn search_with_fault(threads: usize, panicking: usize) -> (Option<ThreadResult>, String) {
+        let pool = ThreadPool::new(threads).unwrap();
+        let (mut job, finished) = startpos_job(6, threads);
         job.inject_panic = Some((panicking, 3));
         let job = Arc::new(job);
         pool.start(Arc::clone(&job));
@@ -259,19 +264,7 @@ mod tests {
 
     #[test]
     fn with_no_completed_iteration_the_first_legal_move_is_played() {
-        let board = Board::startpos();
-        let (job, _finished) = SearchJob::new(JobSpec {
-            game_keys: vec![board.key()],
-            root_moves: board.pos().legal_moves().into_iter().collect(),
-            root: board,
-            limits: Limits::depth(1),
-            multipv: 1,
-            time: None,
-            tt: Arc::new(TranspositionTable::new(1).unwrap()),
-            threads: 1,
-            castling_mode: CastlingMode::Standard,
-            report: false,
-        });
+        let (job, _finished) = startpos_job(1, 1);
         assert_legal_bestmove(&bestmove_line(&job, None));
     }
 }

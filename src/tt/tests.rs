@@ -367,3 +367,10 @@ fn size_follows_megabytes_and_impossible_sizes_fail_cleanly() {
     assert!(TranspositionTable::new(usize::MAX).is_err());
     assert!(TranspositionTable::new(1 << 40).is_err());
 }
+
+#[test]
+fn bound_follows_the_window() {
+    assert_eq!(Bound::for_window(50, 10, 50), Bound::Lower);
+    assert_eq!(Bound::for_window(30, 10, 50), Bound::Exact);
+    assert_eq!(Bound::for_window(10, 10, 50), Bound::Upper);
+}
