@@ -101,7 +101,7 @@ impl Engine {
     /// Whether a search is still running. One that has been told to stop
     /// is only printing its bestmove: it is waited for and counts as done,
     /// so a GUI may change options the moment it reads the bestmove.
-    pub fn is_searching(&mut self) -> bool {
+    fn is_searching(&mut self) -> bool {
         if let Some(search) = &self.search {
             if search.job.control.is_stopped() {
                 self.wait_for_search();
@@ -113,7 +113,7 @@ impl Engine {
     }
 
     /// Blocks until the running search, if any, has printed its bestmove.
-    pub fn wait_for_search(&mut self) {
+    fn wait_for_search(&mut self) {
         if let Some(search) = self.search.take() {
             let _ = search.finished.recv();
         }

@@ -45,11 +45,14 @@ impl SearchControl {
         self.pondering.load(Ordering::Relaxed)
     }
 
-    /// The opponent played the expected move: the clock starts now.
+    /// The opponent played the expected move: the clock starts now. A
+    /// `ponderhit` outside ponder mode changes nothing.
     pub fn ponder_hit(&self) {
         let now = self.created.elapsed().as_nanos() as u64;
-        self.clock_start_ns.store(now, Ordering::Relaxed);
-        self.pondering.store(false, Ordering::Relaxed);
+        if self.pondering.load(Ordering::Relaxed) {
+            self.clock_start_ns.store(now, Ordering::Relaxed);
+            self.pondering.store(false, Ordering::Relaxed);
+        }
     }
 
     /// Time since the clock started (since `go`, or since `ponderhit`).
@@ -70,5 +73,38 @@ impl SearchControl {
 
     pub fn thread_count(&self) -> usize {
         self.nodes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WAIT: Duration = Duration::from_millis(100);
+
+    #[test]
+    fn ponderhit_starts_the_clock() {
+        let control = SearchControl::new(1, true);
+        std::thread::sleep(WAIT);
+        control.ponder_hit();
+        assert!(!control.is_pondering());
+        assert!(control.elapsed() < WAIT);
+    }
+
+    #[test]
+    fn ponderhit_outside_ponder_mode_keeps_the_clock() {
+        let control = SearchControl::new(1, false);
+        std::thread::sleep(WAIT);
+        control.ponder_hit();
+        assert!(control.elapsed() >= WAIT);
+    }
+
+    #[test]
+    fn node_counts_add_up_over_threads() {
+        let control = SearchControl::new(3, false);
+        control.set_nodes(0, 5);
+        control.set_nodes(2, 7);
+        assert_eq!(control.total_nodes(), 12);
+        assert_eq!(control.thread_count(), 3);
     }
 }

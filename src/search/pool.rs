@@ -137,8 +137,8 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// The leader's end of a search: in `go infinite` and ponder mode wait for
-/// `stop` or `ponderhit`, then stop and gather
-/// the helpers, print the `bestmove`, signal `finished`.
+/// `stop` or `ponderhit`, then stop and gather the helpers, print the
+/// `bestmove`, and send the chosen result on `finished`.
 fn finish(job: &SearchJob, own: Option<ThreadResult>) {
     let control = &job.control;
     while (job.limits.infinite || control.is_pondering()) && !control.is_stopped() {
