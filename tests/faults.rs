@@ -1,0 +1,113 @@
+//! Faults and limits from the outside: a closed stdout, a table too large
+//! for the machine, the most threads, the longest move list, depths beyond
+//! the maximum. Panics inside a search are covered by the unit tests of
+//! `search::pool` (they inject one into a thread).
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Engine, PROMPT, SEARCH, assert_legal_bestmove, errors, position};
+use shakmaty::{CastlingMode, Chess, Position};
+
+const STD: CastlingMode = CastlingMode::Standard;
+
+/// The most legal moves known in a legal chess position: 218.
+const MOST_MOVES: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+
+#[test]
+fn closed_stdout_makes_the_engine_exit() {
+    let mut child = Command::new(common::BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .env_remove("RUST_LOG")
+        .spawn()
+        .expect("spawn rookery");
+    // The GUI goes away: nobody reads the engine's output any more.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "uci").unwrap();
+    writeln!(stdin, "go infinite").unwrap();
+    stdin.flush().unwrap();
+    let deadline = Instant::now() + SEARCH;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "engine kept running with no reader"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(!status.success(), "a broken stdout is an error exit");
+    drop(stdin);
+}
+
+#[test]
+fn a_hash_too_large_for_the_machine_keeps_the_old_table() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Hash value 8");
+    engine.send("setoption name Hash value 1048576");
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("keeping 8 MB"), "{lines:?}");
+    engine.send("position startpos");
+    let lines = engine.go("depth 5");
+    assert_legal_bestmove(&lines, &Chess::default(), STD);
+}
+
+#[test]
+fn the_most_threads_work() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Threads value 1024");
+    engine.sync();
+    let pos = position(Some(MOST_MOVES), &[], STD);
+    engine.send(&format!("position fen {MOST_MOVES}"));
+    let lines = engine.go("depth 3");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_legal_bestmove(&lines, &pos, STD);
+    engine.send("setoption name Threads value 1");
+    engine.sync();
+}
+
+#[test]
+fn the_longest_move_list_is_searched() {
+    let pos = position(Some(MOST_MOVES), &[], STD);
+    assert_eq!(pos.legal_moves().len(), 218);
+    let mut engine = Engine::start();
+    engine.send(&format!("position fen {MOST_MOVES}"));
+    let lines = engine.go("depth 4");
+    assert_legal_bestmove(&lines, &pos, STD);
+    engine.send("setoption name MultiPV value 256");
+    let lines = engine.go("depth 2");
+    let last_lines = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 2 ") && l.contains(" multipv "))
+        .count();
+    assert_eq!(last_lines, 218, "MultiPV is capped at the legal moves");
+    assert_legal_bestmove(&lines, &pos, STD);
+}
+
+#[test]
+fn a_depth_beyond_the_maximum_is_clamped_and_finishes() {
+    // A forced mate: every iteration is quick, so clamping is what ends it.
+    let fen = "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1";
+    let pos = position(Some(fen), &[], STD);
+    let mut engine = Engine::start();
+    engine.send(&format!("position fen {fen}"));
+    let lines = engine.go("depth 100000");
+    assert_legal_bestmove(&lines, &pos, STD);
+    let deepest = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse::<i32>().ok())
+        .max()
+        .unwrap();
+    assert!(deepest <= 128, "depth {deepest} beyond the maximum ply");
+    engine.send("isready");
+    engine.wait_for("readyok", PROMPT);
+}
