@@ -3,7 +3,9 @@
 //! history tables and an aspiration window around the last score.
 //!
 //! Only completed iterations count: an iteration cut off by `stop` or the
-//! clock is thrown away, so the result is always a fully searched line.
+//! clock is thrown away, so the result is a fully searched line. The one
+//! exception is a cut-off first iteration, whose best root move so far
+//! still beats an unsearched one.
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).
 
