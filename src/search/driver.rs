@@ -9,7 +9,7 @@
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).
 
-use super::{SearchJob, Searcher, ThreadResult};
+use super::{SearchJob, Searcher, Stability, ThreadResult};
 use crate::board::KeyHistory;
 use crate::output;
 use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
@@ -34,6 +34,7 @@ impl Searcher {
         self.root_depth = 0;
         self.pv.clear(0);
         self.last_completed = None;
+        self.stability = Stability::default();
 
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // Only the main thread reports, so only it searches several lines.
@@ -58,6 +59,7 @@ impl Searcher {
             self.last_completed = Some(lines[0].clone());
             if self.is_main() {
                 job.control.set_nodes(self.id, self.nodes);
+                self.stability.update(lines[0].pv[0], lines[0].score);
                 if job.report {
                     for (index, line) in lines.iter().enumerate() {
                         output::send(&format::iteration(job, line, index + 1));
@@ -149,7 +151,8 @@ impl Searcher {
     }
 
     /// Whether the main thread should stop after this iteration: a mate
-    /// limit met, a forced single reply, or the soft time limit passed.
+    /// limit met, a forced single reply, or the soft time limit, scaled by
+    /// the search's stability, passed.
     fn iteration_ends_search(&self, job: &SearchJob, result: &ThreadResult) -> bool {
         if let Some(mate) = job.limits.mate
             && is_mate(result.score)
@@ -164,6 +167,11 @@ impl Searcher {
         if job.control.is_pondering() {
             return false;
         }
-        job.root_moves.len() == 1 || job.control.elapsed() >= time.soft
+        let soft = if time.adjustable {
+            self.stability.scale(time.soft)
+        } else {
+            time.soft
+        };
+        job.root_moves.len() == 1 || job.control.elapsed() >= soft
     }
 }

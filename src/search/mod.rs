@@ -8,6 +8,8 @@
 //! * [`pv`]: the principal-variation table;
 //! * [`see`]: static exchange evaluation of captures;
 //! * [`time`]: soft and hard time limits from the clock;
+//! * [`stability`]: stretches or shortens the soft limit as the best move
+//!   and score settle;
 //! * [`control`]: the stop flag, clock and node counters threads share;
 //! * [`pool`]: the thread pool that runs a search on every thread and picks
 //!   the result.
@@ -24,6 +26,7 @@ mod ordering;
 mod pool;
 mod pv;
 mod see;
+mod stability;
 mod time;
 
 use std::sync::Arc;
@@ -40,6 +43,7 @@ use crate::board::{Board, KeyHistory};
 use crate::tt::TranspositionTable;
 use ordering::OrderingTables;
 use pv::PvTable;
+use stability::Stability;
 
 /// The outcome of one thread's last completed iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +139,8 @@ pub struct Searcher {
     /// The best line of the last completed iteration: what is left to play
     /// if the search panics.
     last_completed: Option<ThreadResult>,
+    /// Main thread only: how settled this search is (time management).
+    stability: Stability,
 }
 
 impl Searcher {
@@ -151,6 +157,7 @@ impl Searcher {
             aborted: false,
             excluded_root_moves: Vec::new(),
             last_completed: None,
+            stability: Stability::default(),
         }
     }
 

@@ -10,6 +10,10 @@
 //! a fixed share of the clock ([`MAX_CLOCK_FRACTION_PER_MILLE`], more when
 //! `movestogo` says the clock refills soon). `Move Overhead` is taken off every
 //! budget first, covering the GUI's and the operating system's latency.
+//!
+//! `go movetime` asks for that time exactly, as Stockfish and Ethereal read
+//! it: both limits are the move time, less at most [`MOVETIME_MARGIN`] of the
+//! overhead, and the search's stability may not shorten it.
 
 use std::time::Duration;
 
@@ -35,6 +39,10 @@ const MAX_CLOCK_FRACTION_PER_MILLE: u32 = 100;
 /// many times its even share, within [`MAX_MOVESTOGO_FRACTION_PER_MILLE`].
 const MOVESTOGO_SHARE_FACTOR: u32 = 2;
 const MAX_MOVESTOGO_FRACTION_PER_MILLE: u32 = 500;
+/// What `go movetime` keeps back of `Move Overhead`: enough for the answer
+/// to reach a GUI that enforces the move time to the millisecond (cutechess
+/// `st`), little enough to answer within a few milliseconds of the request.
+const MOVETIME_MARGIN: Duration = Duration::from_millis(5);
 /// Never plan below this, so even a flagging engine returns a real move.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 
@@ -42,16 +50,21 @@ const MIN_BUDGET: Duration = Duration::from_millis(1);
 pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
+    /// Whether the search's stability may move the soft limit; not for
+    /// `go movetime`, which asks for exactly its time.
+    pub adjustable: bool,
 }
 
 /// The budget for `limits` with `turn` to move, or `None` for a search with
 /// no time limit.
 pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<TimeBudget> {
     if let Some(move_time) = limits.move_time {
-        let time = move_time.saturating_sub(move_overhead).max(MIN_BUDGET);
+        let margin = move_overhead.min(MOVETIME_MARGIN);
+        let time = move_time.saturating_sub(margin).max(MIN_BUDGET);
         return Some(TimeBudget {
             soft: time,
             hard: time,
+            adjustable: false,
         });
     }
     let (clock, increment) = match turn {
@@ -73,7 +86,11 @@ pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<T
     let share = available / moves_to_go + increment * INCREMENT_SHARE_PER_MILLE / 1000;
     let soft = share.min(ceiling).max(MIN_BUDGET);
     let hard = (soft * HARD_LIMIT_FACTOR).min(ceiling).max(soft);
-    Some(TimeBudget { soft, hard })
+    Some(TimeBudget {
+        soft,
+        hard,
+        adjustable: true,
+    })
 }
 
 #[cfg(test)]
@@ -95,13 +112,15 @@ mod tests {
     }
 
     #[test]
-    fn movetime_minus_overhead_is_both_limits() {
+    fn movetime_less_a_small_margin_is_both_fixed_limits() {
         let limits = Limits {
             move_time: Some(ms(1000)),
             ..Limits::default()
         };
         let b = budget(&limits, Color::White, ms(10)).unwrap();
-        assert_eq!((b.soft, b.hard), (ms(990), ms(990)));
+        assert_eq!((b.soft, b.hard, b.adjustable), (ms(995), ms(995), false));
+        let b = budget(&limits, Color::White, ms(0)).unwrap();
+        assert_eq!((b.soft, b.hard), (ms(1000), ms(1000)));
     }
 
     #[test]
