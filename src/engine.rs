@@ -316,6 +316,7 @@ impl Engine {
             threads: self.pool.thread_count(),
             castling_mode: self.castling_mode(),
             report: true,
+            show_wdl: self.options.show_wdl,
         });
         let job = Arc::new(job);
         self.pool.start(Arc::clone(&job));

@@ -108,6 +108,7 @@ fn uci_handshake_lists_the_options_then_uciok() {
         "Clear Hash",
         "Ponder",
         "UCI_Chess960",
+        "UCI_ShowWDL",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(
@@ -859,6 +860,43 @@ fn very_long_lines_and_invalid_utf8() {
 
 // ---------------------------------------------------------------------------
 // Options.
+
+/// The `wdl W D L` triple of an `info` line, if it has one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let at = tokens.iter().position(|&t| t == "wdl")?;
+    let mut values = [0; 3];
+    for (value, token) in values.iter_mut().zip(&tokens[at + 1..at + 4]) {
+        *value = token.parse().ok()?;
+    }
+    Some(values)
+}
+
+#[test]
+fn show_wdl_adds_chances_after_every_score() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("position startpos");
+    let plain = engine.go("depth 5");
+    assert!(plain.iter().all(|l| !l.contains(" wdl ")), "{plain:#?}");
+
+    engine.send("setoption name UCI_ShowWDL value true");
+    // A lost position (a queen down) must show a likely loss.
+    engine.send("position fen 3qk3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let lines = engine.go("depth 5");
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty(), "{lines:#?}");
+    for line in scored {
+        let [win, draw, loss] = wdl_of(line).unwrap_or_else(|| panic!("no wdl in '{line}'"));
+        assert_eq!(win + draw + loss, 1000, "{line}");
+        assert!(
+            line.contains(" score cp ") || line.contains(" score mate "),
+            "{line}"
+        );
+        assert!(loss > 900, "{line}");
+    }
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+}
 
 #[test]
 fn options_change_between_searches() {

@@ -78,6 +78,7 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<Summary, 
             threads: settings.threads,
             castling_mode: CastlingMode::Standard,
             report: false,
+            show_wdl: false,
         });
         let job = Arc::new(job);
         let start = Instant::now();

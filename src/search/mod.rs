@@ -72,6 +72,8 @@ pub struct SearchJob {
     pub castling_mode: CastlingMode,
     /// Whether to print `info` and `bestmove` lines (off for bench).
     pub report: bool,
+    /// Whether `info` lines show win-draw-loss chances (`UCI_ShowWDL`).
+    pub show_wdl: bool,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
     finished: Sender<Option<ThreadResult>>,
     /// Tests only: (thread, depth) that panics on reaching that depth.
@@ -92,6 +94,7 @@ pub struct JobSpec {
     pub threads: usize,
     pub castling_mode: CastlingMode,
     pub report: bool,
+    pub show_wdl: bool,
 }
 
 impl SearchJob {
@@ -112,6 +115,7 @@ impl SearchJob {
             control,
             castling_mode: spec.castling_mode,
             report: spec.report,
+            show_wdl: spec.show_wdl,
             helper_results: crossbeam::channel::unbounded(),
             finished,
             #[cfg(test)]

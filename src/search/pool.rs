@@ -215,6 +215,7 @@ mod tests {
             threads,
             castling_mode: CastlingMode::Standard,
             report: false,
+            show_wdl: false,
         })
     }
 

@@ -1,13 +1,15 @@
 //! How search results are written as UCI lines.
 //!
 //! Scores are from the side to move: `cp N`, or `mate N` counting full moves
-//! (negative when the side to move is mated). Moves are written in UCI
+//! (negative when the side to move is mated), followed under `UCI_ShowWDL`
+//! by `wdl W D L`, the per-mille chances of [`crate::wdl`]. Moves are written in UCI
 //! notation, castling as king-takes-rook only under `UCI_Chess960`.
 
 use shakmaty::{CastlingMode, Move};
 
 use crate::score::{is_mate, mate_moves};
 use crate::search::{SearchJob, ThreadResult};
+use crate::wdl::{self, Wdl};
 
 /// `cp N` or `mate N`.
 pub fn score(score: i32) -> String {
@@ -32,11 +34,16 @@ pub fn iteration(job: &SearchJob, result: &ThreadResult, multipv: usize) -> Stri
         .iter()
         .map(|&m| move_text(m, job.castling_mode))
         .collect();
+    let mut score_text = score(result.score);
+    if job.show_wdl {
+        let chances = Wdl::from_score(result.score, wdl::material(job.root.pos()));
+        score_text += &format!(" wdl {} {} {}", chances.win, chances.draw, chances.loss);
+    }
     format!(
         "info depth {} seldepth {} multipv {multipv} score {} nodes {} nps {} hashfull {} time {} pv {}",
         result.depth,
         result.seldepth,
-        score(result.score),
+        score_text,
         nodes,
         nps,
         job.tt.hashfull(),

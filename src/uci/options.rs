@@ -35,9 +35,10 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const MULTIPV: &str = "MultiPV";
 pub const PONDER: &str = "Ponder";
 pub const CHESS960: &str = "UCI_Chess960";
+pub const SHOW_WDL: &str = "UCI_ShowWDL";
 
 /// Every option, in the order `uci` lists them.
-pub const SPECS: [Spec; 7] = [
+pub const SPECS: [Spec; 8] = [
     Spec {
         name: HASH,
         kind: Kind::Spin {
@@ -82,6 +83,10 @@ pub const SPECS: [Spec; 7] = [
         name: CHESS960,
         kind: Kind::Check { default: false },
     },
+    Spec {
+        name: SHOW_WDL,
+        kind: Kind::Check { default: false },
+    },
 ];
 
 /// The values the engine runs with.
@@ -93,6 +98,8 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub chess960: bool,
+    /// Whether `info` lines carry `wdl W D L` after the score.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -104,6 +111,7 @@ impl Default for Options {
             multipv: 0,
             ponder: false,
             chess960: false,
+            show_wdl: false,
         };
         for spec in SPECS {
             match spec.kind {
@@ -130,6 +138,7 @@ pub enum Change {
     ClearHash,
     Ponder(bool),
     Chess960(bool),
+    ShowWdl(bool),
 }
 
 impl Options {
@@ -142,6 +151,7 @@ impl Options {
             Change::MultiPv(n) => self.multipv = n,
             Change::Ponder(on) => self.ponder = on,
             Change::Chess960(on) => self.chess960 = on,
+            Change::ShowWdl(on) => self.show_wdl = on,
             Change::ClearHash => {}
         }
     }
@@ -179,6 +189,7 @@ impl Options {
     fn check_value(&self, name: &str) -> bool {
         match name {
             PONDER => self.ponder,
+            SHOW_WDL => self.show_wdl,
             _ => self.chess960,
         }
     }
@@ -196,6 +207,7 @@ fn spin_change(name: &str, value: i64) -> Change {
 fn check_change(name: &str, value: bool) -> Change {
     match name {
         PONDER => Change::Ponder(value),
+        SHOW_WDL => Change::ShowWdl(value),
         _ => Change::Chess960(value),
     }
 }

@@ -1,0 +1,138 @@
+//! What a score means in game results: the win, draw and loss chances
+//! behind `UCI_ShowWDL`.
+//!
+//! The model is Stockfish's logistic one. With `v` the score in centipawns
+//! from the side to move and `m` the material on the board,
+//!
+//! ```text
+//! win  = 1 / (1 + exp((a(m) − v) / b(m)))
+//! loss = 1 / (1 + exp((a(m) + v) / b(m)))
+//! draw = 1 − win − loss
+//! ```
+//!
+//! `a` is the score at which a win becomes as likely as not, `b` how fast
+//! the odds turn around it. Both are linear in material, since an advantage
+//! converts less surely with fewer pieces left. The constants are fitted to
+//! Rookery's own self-play games by `scripts/fit_wdl.py`; the command and
+//! the games are recorded in `scripts/README.md`. Refit them when the
+//! evaluation's scale changes.
+
+use shakmaty::{Chess, Position, Role};
+
+use crate::score::is_mate;
+
+/// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
+const A_BASE: f64 = 279.0;
+const A_SLOPE: f64 = -171.5;
+/// `b(m) = B_BASE + B_SLOPE · m / MATERIAL_SCALE`, in centipawns.
+const B_BASE: f64 = 105.0;
+const B_SLOPE: f64 = -26.5;
+/// Material is counted pawn 1, minor 3, rook 5, queen 9, clamped to
+/// `MATERIAL_MIN..=MATERIAL_MAX` (as in the fit) and scaled by this.
+const MATERIAL_SCALE: f64 = 58.0;
+const MATERIAL_MIN: u32 = 17;
+const MATERIAL_MAX: u32 = 78;
+
+const PER_MILLE: f64 = 1000.0;
+
+/// Win, draw and loss chances for the side to move, per mille, summing to
+/// 1000.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wdl {
+    pub win: u32,
+    pub draw: u32,
+    pub loss: u32,
+}
+
+impl Wdl {
+    /// The chances behind `score` in a position with `material` on the
+    /// board (see [`material`]).
+    pub fn from_score(score: i32, material: u32) -> Wdl {
+        if is_mate(score) {
+            return if score > 0 {
+                Wdl {
+                    win: 1000,
+                    draw: 0,
+                    loss: 0,
+                }
+            } else {
+                Wdl {
+                    win: 0,
+                    draw: 0,
+                    loss: 1000,
+                }
+            };
+        }
+        let phase = f64::from(material.clamp(MATERIAL_MIN, MATERIAL_MAX)) / MATERIAL_SCALE;
+        let a = A_BASE + A_SLOPE * phase;
+        let b = B_BASE + B_SLOPE * phase;
+        let v = f64::from(score);
+        let chance = |x: f64| (PER_MILLE / (1.0 + ((a - x) / b).exp())).round() as u32;
+        let win = chance(v);
+        // With a positive `a` the two never overlap; the cap keeps the sum
+        // exact whatever the fit.
+        let loss = chance(-v).min(1000 - win);
+        Wdl {
+            win,
+            draw: 1000 - win - loss,
+            loss,
+        }
+    }
+}
+
+/// The material on the board, both sides together: pawn 1, knight and
+/// bishop 3, rook 5, queen 9.
+pub fn material(position: &Chess) -> u32 {
+    let board = position.board();
+    [
+        (Role::Pawn, 1),
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ]
+    .into_iter()
+    .map(|(role, value)| board.by_role(role).count() as u32 * value)
+    .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{mate_in, mated_in};
+
+    const START_MATERIAL: u32 = 78;
+
+    #[test]
+    fn the_start_position_holds_all_the_material() {
+        assert_eq!(material(&Chess::default()), START_MATERIAL);
+    }
+
+    #[test]
+    fn chances_sum_to_a_thousand_and_mirror() {
+        for material in [0, 17, 40, 78, 100] {
+            for score in [-3000, -250, -40, 0, 1, 40, 250, 3000] {
+                let wdl = Wdl::from_score(score, material);
+                assert_eq!(wdl.win + wdl.draw + wdl.loss, 1000, "{score} {material}");
+                let mirrored = Wdl::from_score(-score, material);
+                assert_eq!((wdl.win, wdl.loss), (mirrored.loss, mirrored.win));
+            }
+        }
+    }
+
+    #[test]
+    fn a_better_score_never_wins_less() {
+        let mut last = 0;
+        for score in -1000..=1000 {
+            let win = Wdl::from_score(score, 40).win;
+            assert!(win >= last, "{score}");
+            last = win;
+        }
+    }
+
+    #[test]
+    fn mates_are_certain() {
+        assert_eq!(Wdl::from_score(mate_in(5), 40).win, 1000);
+        assert_eq!(Wdl::from_score(mated_in(4), 40).loss, 1000);
+    }
+}
