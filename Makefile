@@ -4,7 +4,8 @@ EXE ?= rookery
 .PHONY: all clean
 all:
 	cargo build --release
-	cp target/release/rookery $(EXE)
+	mkdir -p "$(dir $(EXE))"
+	cp target/release/rookery "$(EXE)"
 
 clean:
 	cargo clean
