@@ -7,9 +7,10 @@ given time and check the protocol after every step.
 Commands: `position` (start position or a bench FEN, plus random legal
 moves), `go` with every kind of limit (depth, nodes, movetime, clock,
 mate, infinite, ponder), `stop`, `ponderhit`, `isready`, `setoption`
-(Hash, Threads, MultiPV, Clear Hash), `ucinewgame`, and now and then a
-malformed line. Checked after every `go`: exactly one `bestmove`, legal in
-the position, never before `stop`/`ponderhit` in infinite or ponder mode;
+(Hash, Threads, MultiPV, Clear Hash, UCI_ShowWDL), `ucinewgame`, and now
+and then a malformed line. Checked after every `go`: exactly one `bestmove`,
+legal in the position, never before `stop`/`ponderhit` in infinite or
+ponder mode; every `wdl W D L` summing to 1000;
 `isready` always answered; no `info string error` except for the
 malformed lines. Exits 1 on the first violation, printing the transcript
 tail; prints the counts at the end.
@@ -126,6 +127,14 @@ class Soak:
             raise Violation(f"illegal bestmove {move} in {self.board.fen()}")
         self.counts["searches"] += 1
 
+    def check_wdl(self, lines):
+        for line in lines:
+            tokens = line.split()
+            if line.startswith("info") and "wdl" in tokens:
+                at = tokens.index("wdl")
+                if sum(int(t) for t in tokens[at + 1:at + 4]) != 1000:
+                    raise Violation(f"wdl does not sum to 1000: {line}")
+
     def isready(self):
         self.engine.send("isready")
         self.check_errors(self.engine.until("readyok"))
@@ -181,16 +190,18 @@ class Soak:
                 self.engine.send("stop")
             lines = self.engine.until("bestmove")
         self.check_errors(lines)
+        self.check_wdl(lines)
         self.check_bestmove(lines + self.engine.drain(0.001))
 
     def setoption(self):
         rng = self.rng
-        choice = rng.choice(["Hash", "Threads", "MultiPV", "Clear Hash"])
+        choice = rng.choice(["Hash", "Threads", "MultiPV", "Clear Hash", "UCI_ShowWDL"])
         value = {
             "Hash": lambda: f" value {rng.randrange(1, 65)}",
             "Threads": lambda: f" value {rng.randrange(1, 5)}",
             "MultiPV": lambda: f" value {rng.randrange(1, 5)}",
             "Clear Hash": lambda: "",
+            "UCI_ShowWDL": lambda: f" value {rng.choice(['true', 'false'])}",
         }[choice]()
         self.engine.send(f"setoption name {choice}{value}")
         self.counts["setoption"] += 1
