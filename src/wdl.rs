@@ -22,11 +22,11 @@ use shakmaty::{Chess, Position, Role};
 use crate::score::is_mate;
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const A_BASE: f64 = 279.0;
-const A_SLOPE: f64 = -171.5;
+const A_BASE: f64 = 275.0;
+const A_SLOPE: f64 = -156.5;
 /// `b(m) = B_BASE + B_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const B_BASE: f64 = 105.0;
-const B_SLOPE: f64 = -26.5;
+const B_BASE: f64 = 104.2;
+const B_SLOPE: f64 = -17.8;
 /// Material is counted pawn 1, minor 3, rook 5, queen 9, clamped to
 /// `MATERIAL_MIN..=MATERIAL_MAX` (as in the fit) and scaled by this.
 const MATERIAL_SCALE: f64 = 58.0;
