@@ -322,6 +322,78 @@ fn searchmoves_restricts_the_root() {
     assert!(best == "h2h3" || best == "a2a3", "{lines:#?}");
 }
 
+/// Where [`multipv_lines`] ranks mate scores.
+const MATE_RANK: i32 = 1_000_000;
+
+/// The `(depth, multipv, score, first move)` of each iteration line, the
+/// score in centipawns or, for a mate, ranked by [`MATE_RANK`].
+fn multipv_lines(lines: &[String]) -> Vec<(u32, usize, i32, String)> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .map(|line| {
+            let tokens: Vec<&str> = line.split_whitespace().collect();
+            let after = |key: &str| tokens[tokens.iter().position(|&t| t == key).unwrap() + 1];
+            let value: i32 = tokens[tokens.iter().position(|&t| t == "score").unwrap() + 2]
+                .parse()
+                .unwrap();
+            // Mates rank above every centipawn score, faster ones higher.
+            let score = match after("score") {
+                "mate" if value > 0 => MATE_RANK - value,
+                "mate" => -MATE_RANK - value,
+                _ => value,
+            };
+            (
+                after("depth").parse().unwrap(),
+                after("multipv").parse().unwrap(),
+                score,
+                after("pv").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn multipv_reports_sorted_distinct_lines_and_plays_the_first() {
+    let mut engine = engine();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    let lines = engine.go("depth 6");
+    let start = Chess::default();
+    assert_legal_bestmove(&lines, &start, STD);
+    assert_pvs_legal(&lines, &start, STD);
+    let reported = multipv_lines(&lines);
+    for depth in 1..=6 {
+        let iteration: Vec<_> = reported.iter().filter(|l| l.0 == depth).collect();
+        let indices: Vec<usize> = iteration.iter().map(|l| l.1).collect();
+        assert_eq!(indices, [1, 2, 3], "depth {depth}: {lines:#?}");
+        assert!(
+            iteration.windows(2).all(|pair| pair[0].2 >= pair[1].2),
+            "depth {depth}: lines not sorted by score in {lines:#?}"
+        );
+        let mut first_moves: Vec<&String> = iteration.iter().map(|l| &l.3).collect();
+        first_moves.sort();
+        first_moves.dedup();
+        assert_eq!(first_moves.len(), 3, "depth {depth}: {lines:#?}");
+    }
+    let best_line = reported.iter().rev().find(|l| l.1 == 1).unwrap();
+    assert_eq!(the_bestmove(&lines).0, best_line.3);
+
+    // Capped at the legal moves: two here.
+    engine.send("position fen 7k/8/8/8/8/8/8/K6R b - - 0 1");
+    let lines = engine.go("depth 4");
+    let reported = multipv_lines(&lines);
+    assert!(reported.iter().all(|l| l.1 <= 2), "{lines:#?}");
+    assert!(reported.iter().any(|l| l.0 == 4 && l.1 == 2), "{lines:#?}");
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+
+    // Back to one line.
+    engine.send("setoption name MultiPV value 1");
+    engine.send("position startpos");
+    let lines = engine.go("depth 4");
+    assert!(multipv_lines(&lines).iter().all(|l| l.1 == 1), "{lines:#?}");
+}
+
 #[test]
 fn the_clock_of_the_side_to_move_is_used() {
     let mut engine = engine();
