@@ -395,6 +395,25 @@ fn multipv_reports_sorted_distinct_lines_and_plays_the_first() {
 }
 
 #[test]
+fn a_single_legal_move_is_played_after_one_iteration() {
+    let mut engine = engine();
+    // Only Kxh2: with a 100-second clock the time manager would think for
+    // seconds, but there is nothing to choose.
+    let pos = position(Some("7k/8/8/8/8/8/6Pq/7K w - - 0 1"), &[], STD);
+    engine.send("position fen 7k/8/8/8/8/8/6Pq/7K w - - 0 1");
+    engine.send("go wtime 100000 btime 100000 winc 1000 binc 1000");
+    let lines = engine.wait_for("bestmove", Duration::from_secs(10));
+    let best = assert_legal_bestmove(&lines, &pos, STD);
+    assert_eq!(best.to_uci(STD).to_string(), "h1h2");
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert_eq!(depths.len(), 1, "{lines:#?}");
+    assert!(depths[0].starts_with("info depth 1 "), "{lines:#?}");
+}
+
+#[test]
 fn the_clock_of_the_side_to_move_is_used() {
     let mut engine = engine();
     // Black to move with a short clock; White's clock is huge. Using the
