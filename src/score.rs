@@ -90,4 +90,26 @@ mod tests {
         assert_eq!(stored, mate_in(2));
         assert_eq!(from_table(stored, 7), mate_in(9));
     }
+
+    #[test]
+    fn mates_up_to_the_maximum_ply_stay_mates_through_the_table() {
+        // A mate `distance` plies beyond a node at `ply`, anywhere within
+        // MAX_PLY of the root, is stored and read back as the same mate.
+        for ply in 0..MAX_PLY {
+            for distance in 0..=MAX_PLY - ply {
+                let plies = ply + distance;
+                // Mating takes an odd number of plies, being mated an even.
+                for (score, moves) in [
+                    (mate_in(plies), plies.div_ceil(2) as i32),
+                    (mated_in(plies), -((plies / 2) as i32)),
+                ] {
+                    assert!(is_mate(score), "{ply} {distance}");
+                    let stored = to_table(score, ply);
+                    assert!(i16::try_from(stored).is_ok(), "{ply} {distance}");
+                    assert_eq!(from_table(stored, ply), score);
+                    assert_eq!(mate_moves(score), moves);
+                }
+            }
+        }
+    }
 }
