@@ -33,7 +33,8 @@ const MATERIAL_SCALE: f64 = 58.0;
 const MATERIAL_MIN: u32 = 17;
 const MATERIAL_MAX: u32 = 78;
 
-const PER_MILLE: f64 = 1000.0;
+/// The chances are integers per mille.
+const PER_MILLE: u32 = 1000;
 
 /// Win, draw and loss chances for the side to move, per mille, summing to
 /// 1000.
@@ -49,32 +50,25 @@ impl Wdl {
     /// board (see [`material`]).
     pub fn from_score(score: i32, material: u32) -> Wdl {
         if is_mate(score) {
-            return if score > 0 {
-                Wdl {
-                    win: 1000,
-                    draw: 0,
-                    loss: 0,
-                }
-            } else {
-                Wdl {
-                    win: 0,
-                    draw: 0,
-                    loss: 1000,
-                }
+            let win = if score > 0 { PER_MILLE } else { 0 };
+            return Wdl {
+                win,
+                draw: 0,
+                loss: PER_MILLE - win,
             };
         }
         let phase = f64::from(material.clamp(MATERIAL_MIN, MATERIAL_MAX)) / MATERIAL_SCALE;
         let a = A_BASE + A_SLOPE * phase;
         let b = B_BASE + B_SLOPE * phase;
         let v = f64::from(score);
-        let chance = |x: f64| (PER_MILLE / (1.0 + ((a - x) / b).exp())).round() as u32;
+        let chance = |x: f64| (f64::from(PER_MILLE) / (1.0 + ((a - x) / b).exp())).round() as u32;
         let win = chance(v);
         // With a positive `a` the two never overlap; the cap keeps the sum
         // exact whatever the fit.
-        let loss = chance(-v).min(1000 - win);
+        let loss = chance(-v).min(PER_MILLE - win);
         Wdl {
             win,
-            draw: 1000 - win - loss,
+            draw: PER_MILLE - win - loss,
             loss,
         }
     }

@@ -334,9 +334,9 @@ fn multipv_lines(lines: &[String]) -> Vec<(u32, usize, i32, String)> {
         .map(|line| {
             let tokens: Vec<&str> = line.split_whitespace().collect();
             let after = |key: &str| tokens[tokens.iter().position(|&t| t == key).unwrap() + 1];
-            let value: i32 = tokens[tokens.iter().position(|&t| t == "score").unwrap() + 2]
-                .parse()
-                .unwrap();
+            // `score cp N` or `score mate N`.
+            let score_at = tokens.iter().position(|&t| t == "score").unwrap();
+            let value: i32 = tokens[score_at + 2].parse().unwrap();
             // Mates rank above every centipawn score, faster ones higher.
             let score = match after("score") {
                 "mate" if value > 0 => MATE_RANK - value,

@@ -8,6 +8,8 @@
 //! Stockfish reduced to its two main signals. The result is a factor on the
 //! soft limit only: the hard limit, which keeps the clock safe, never moves.
 
+use std::time::Duration;
+
 use shakmaty::Move;
 
 use crate::score::is_mate;
@@ -31,14 +33,25 @@ const SCORE_RISE_CAP: i64 = 15;
 const SCORE_DROP_CAP: i64 = 50;
 
 /// The main thread's record of its completed iterations in one search.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Stability {
     best_move: Option<Move>,
     /// Completed iterations since the best move last changed.
     stable_iterations: u64,
     last_score: Option<i32>,
-    /// The factor after the latest iteration.
+    /// The factor after the latest iteration; neutral before the first.
     factor: u64,
+}
+
+impl Default for Stability {
+    fn default() -> Stability {
+        Stability {
+            best_move: None,
+            stable_iterations: 0,
+            last_score: None,
+            factor: PER_MILLE,
+        }
+    }
 }
 
 impl Stability {
@@ -69,18 +82,13 @@ impl Stability {
 
     /// `soft` scaled by how the search has gone so far; `soft` itself before
     /// the first completed iteration.
-    pub fn scale(&self, soft: std::time::Duration) -> std::time::Duration {
-        if self.best_move.is_none() {
-            return soft;
-        }
+    pub fn scale(&self, soft: Duration) -> Duration {
         soft * self.factor as u32 / PER_MILLE as u32
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use shakmaty::{Chess, Position};
 
     use super::*;
@@ -93,6 +101,15 @@ mod tests {
         (legal[0], legal[1])
     }
 
+    /// A record of `count` iterations that all chose `best` at `score`.
+    fn settled(best: Move, score: i32, count: usize) -> Stability {
+        let mut stability = Stability::default();
+        for _ in 0..count {
+            stability.update(best, score);
+        }
+        stability
+    }
+
     #[test]
     fn no_iteration_leaves_the_limit_alone() {
         assert_eq!(Stability::default().scale(SOFT), SOFT);
@@ -101,20 +118,14 @@ mod tests {
     #[test]
     fn a_stable_best_move_stops_early() {
         let (first, _) = moves();
-        let mut stability = Stability::default();
-        for _ in 0..20 {
-            stability.update(first, 30);
-        }
+        let stability = settled(first, 30, 20);
         assert_eq!(stability.scale(SOFT), Duration::from_millis(750));
     }
 
     #[test]
     fn a_new_best_move_extends() {
         let (first, second) = moves();
-        let mut stability = Stability::default();
-        for _ in 0..20 {
-            stability.update(first, 30);
-        }
+        let mut stability = settled(first, 30, 20);
         stability.update(second, 30);
         assert_eq!(stability.scale(SOFT), Duration::from_millis(1250));
     }

@@ -2,8 +2,9 @@
 //!
 //! Scores are from the side to move: `cp N`, or `mate N` counting full moves
 //! (negative when the side to move is mated), followed under `UCI_ShowWDL`
-//! by `wdl W D L`, the per-mille chances of [`crate::wdl`]. Moves are written in UCI
-//! notation, castling as king-takes-rook only under `UCI_Chess960`.
+//! by `wdl W D L`, the per-mille chances of [`crate::wdl`]. Moves are
+//! written in UCI notation, castling as king-takes-rook only under
+//! `UCI_Chess960`.
 
 use shakmaty::{CastlingMode, Move};
 
