@@ -14,7 +14,8 @@
 //! the game's moves first, then the search path pushed and popped by the
 //! search. A position repeated once inside the search path is scored a draw
 //! (twofold); a position that only repeats game history needs two earlier
-//! occurrences (threefold).
+//! occurrences (threefold). A null move is no move of the game: positions
+//! before it cannot repeat after it, so the scan stops there.
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square};
@@ -178,6 +179,9 @@ pub struct KeyHistory {
     keys: Vec<u64>,
     /// Index of the search's root position in `keys`.
     root: usize,
+    /// Indices in `keys` of the positions reached by a null move on the
+    /// current search path, innermost last.
+    null_positions: Vec<usize>,
 }
 
 impl KeyHistory {
@@ -187,6 +191,7 @@ impl KeyHistory {
         KeyHistory {
             keys: game_keys,
             root,
+            null_positions: Vec::new(),
         }
     }
 
@@ -194,9 +199,19 @@ impl KeyHistory {
         self.keys.push(key);
     }
 
+    /// Pushes the position after a null move: nothing before it counts as
+    /// a repetition of what comes after.
+    pub fn push_null(&mut self, key: u64) {
+        self.null_positions.push(self.keys.len());
+        self.keys.push(key);
+    }
+
     pub fn pop(&mut self) {
         debug_assert!(self.keys.len() > self.root + 1, "popped the root");
         self.keys.pop();
+        if self.null_positions.last() == Some(&self.keys.len()) {
+            self.null_positions.pop();
+        }
     }
 
     /// Whether the last pushed position (with `halfmoves` since the last
@@ -206,7 +221,11 @@ impl KeyHistory {
         let Some((&key, earlier)) = self.keys.split_last() else {
             return false;
         };
-        let reach = (halfmoves as usize).min(earlier.len());
+        let since_null = self
+            .null_positions
+            .last()
+            .map_or(earlier.len(), |&null| earlier.len() - null);
+        let reach = (halfmoves as usize).min(since_null);
         let mut occurrences = 0;
         // Positions with the same side to move are two plies apart.
         for index in (earlier.len() - reach..earlier.len())
@@ -340,5 +359,34 @@ mod tests {
         once.push(b);
         // b occurred once, before the root: only twofold, not a draw.
         assert!(!once.is_repetition(10));
+    }
+
+    #[test]
+    fn positions_before_a_null_move_do_not_repeat_after_it() {
+        let (root, a, b, c, d) = (1, 2, 3, 4, 5);
+        let mut history = KeyHistory::new(vec![root]);
+        history.push(a);
+        history.push(b);
+        history.push_null(c);
+        history.push(d);
+        history.push(a);
+        // a's earlier occurrence lies before the null move.
+        assert!(!history.is_repetition(10));
+        for _ in 0..3 {
+            history.pop();
+        }
+        // The same keys reached by real moves do repeat.
+        history.push(c);
+        history.push(d);
+        history.push(a);
+        assert!(history.is_repetition(10));
+
+        // A repeat after the null move still counts.
+        let mut after = KeyHistory::new(vec![root]);
+        after.push_null(a);
+        after.push(b);
+        after.push(c);
+        after.push(b);
+        assert!(after.is_repetition(10));
     }
 }

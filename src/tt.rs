@@ -108,6 +108,18 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// Whether the stored bound settles the score for the window
+    /// `(alpha, beta)`, whatever the true score beyond the bound.
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 /// What the search gives to [`TranspositionTable::store`].
 #[derive(Clone, Copy, Debug)]
 pub struct TtStore {

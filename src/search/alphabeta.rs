@@ -1,6 +1,8 @@
-//! Negamax alpha-beta with principal variation search, and quiescence.
+//! Negamax alpha-beta with principal variation search.
 //!
-//! Each node: draw and mate-distance checks, a transposition-table probe
+//! Each node: draw and mate-distance checks (before the horizon too, so a
+//! repetition one ply deep is a draw and not a static evaluation), then at
+//! the horizon [`quiescence`](super::quiescence), else a transposition-table probe
 //! (cutoffs only in non-PV nodes, where a bound is all that is needed), then
 //! static pruning in quiet non-PV positions (reverse futility, null move),
 //! then the moves in [`MovePicker`] order. The first move gets the full
@@ -9,26 +11,21 @@
 //! nodes are skipped (late-move and futility pruning). Checks are extended
 //! by one ply.
 //!
-//! Quiescence resolves captures and promotions (all evasions when in check)
-//! below the horizon, so the static evaluation is never taken in the middle
-//! of an exchange. It skips captures that lose material by static exchange
-//! evaluation, and those that cannot bring the score near alpha (delta
-//! pruning).
+//! At the root the moves come from the job (`searchmoves`, less the lines
+//! MultiPV has already given); a search with excluded root moves does not
+//! store the root in the table, where it would overwrite line 1's result.
 
 use std::sync::OnceLock;
 
 use shakmaty::{Move, MoveList, Position, Role};
 
-use super::ordering::{MovePicker, captured_value, is_tactical};
-use super::see::exchange_at_least;
+use super::ordering::{MovePicker, is_tactical};
+use super::quiescence::FIFTY_MOVE_HALFMOVES;
 use super::{SearchJob, Searcher};
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
-use crate::tt::{Bound, PackedMove, TtHit, TtStore};
-
-/// Nodes between two looks at the stop flag and the clock (a power of two).
-const STOP_CHECK_INTERVAL: u64 = 1024;
+use crate::tt::{Bound, PackedMove, TtStore};
 
 const REVERSE_FUTILITY_MAX_DEPTH: i32 = 6;
 const REVERSE_FUTILITY_MARGIN: i32 = 80;
@@ -51,9 +48,6 @@ const LMR_BASE: f64 = 0.75;
 const LMR_DIVISOR: f64 = 2.25;
 const LMR_TABLE_SIZE: usize = 64;
 
-/// Quiescence skips a capture that cannot lift the score near alpha.
-const DELTA_MARGIN: i32 = 200;
-
 /// Late-move reduction in plies for `depth` and the `move_number`-th move.
 fn late_move_reduction(depth: i32, move_number: usize) -> i32 {
     static TABLE: OnceLock<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = OnceLock::new();
@@ -72,15 +66,6 @@ fn late_move_reduction(depth: i32, move_number: usize) -> i32 {
     i32::from(table[d][m])
 }
 
-/// Whether a table entry's bound settles the score for this window.
-fn cuts(hit: &TtHit, alpha: i32, beta: i32) -> bool {
-    match hit.bound {
-        Bound::Exact => true,
-        Bound::Lower => hit.score >= beta,
-        Bound::Upper => hit.score <= alpha,
-    }
-}
-
 /// Whether the side to move has a piece other than pawns and king: null
 /// move is unsound in pawn endings (zugzwang).
 fn has_non_pawn_material(board: &Board) -> bool {
@@ -90,45 +75,6 @@ fn has_non_pawn_material(board: &Board) -> bool {
 }
 
 impl Searcher {
-    /// Looks at the stop flag, the clock and the node limit; once it says
-    /// stop it keeps saying so until the next search.
-    pub(super) fn should_stop(&mut self, job: &SearchJob) -> bool {
-        if self.aborted {
-            return true;
-        }
-        // Keep searching until the root has a best move to play.
-        if self.root_depth <= 1 && self.pv.line(0).is_empty() {
-            return false;
-        }
-        if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
-            let control = &job.control;
-            control.set_nodes(self.id, self.nodes);
-            if control.is_stopped() {
-                self.aborted = true;
-            } else if self.is_main() {
-                self.other_nodes = control.total_nodes().saturating_sub(self.nodes);
-                let out_of_time = job
-                    .time
-                    .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard);
-                if out_of_time {
-                    self.aborted = true;
-                }
-            }
-        }
-        if self.is_main()
-            && job
-                .limits
-                .nodes
-                .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
-            job.control.stop();
-        }
-        self.aborted
-    }
-
     /// Searches `board` to `depth` within `(alpha, beta)` and returns its
     /// score for the side to move. `allow_null` is false right after a null
     /// move, so two never follow each other.
@@ -157,19 +103,16 @@ impl Searcher {
         let is_pv = beta - alpha > 1;
         self.pv.clear(ply);
         let in_check = board.is_check();
-        if in_check {
-            depth += 1;
-        }
-        if depth <= 0 {
-            return self.quiescence(job, board, alpha, beta, ply);
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
 
         if !is_root {
             if self.keys.is_repetition(board.halfmoves()) || board.pos().is_insufficient_material()
             {
                 return DRAW;
+            }
+            // Checkmate takes precedence over the fifty-move rule.
+            if board.halfmoves() >= FIFTY_MOVE_HALFMOVES {
+                let mated = in_check && board.pos().legal_moves().is_empty();
+                return if mated { mated_in(ply) } else { DRAW };
             }
             if ply >= MAX_PLY - 1 {
                 return evaluate(board);
@@ -182,12 +125,21 @@ impl Searcher {
             }
         }
 
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(job, board, alpha, beta, ply, 0, None);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
         let hit = job.tt.probe(board.key(), ply);
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
         if let Some(hit) = hit
             && !is_pv
             && hit.depth >= depth
-            && cuts(&hit, alpha, beta)
+            && hit.cuts(alpha, beta)
         {
             return hit.score;
         }
@@ -204,10 +156,6 @@ impl Searcher {
         };
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
-        }
-        // Checkmate takes precedence over the fifty-move rule.
-        if !is_root && board.halfmoves() >= 100 {
-            return DRAW;
         }
 
         let static_eval = if in_check {
@@ -230,7 +178,7 @@ impl Searcher {
                 && let Some(null_board) = board.play_null()
             {
                 let reduction = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
-                self.keys.push(null_board.key());
+                self.keys.push_null(null_board.key());
                 let score = -self.negamax(
                     job,
                     &null_board,
@@ -322,6 +270,9 @@ impl Searcher {
                 if score > alpha {
                     best_move = Some(m);
                     self.pv.update(ply, m);
+                    if is_root {
+                        self.root_best_score = score;
+                    }
                     if score >= beta {
                         if quiet {
                             self.tables
@@ -337,111 +288,19 @@ impl Searcher {
             }
         }
 
-        job.tt.store(
-            board.key(),
-            TtStore {
-                best_move,
-                score: best_score,
-                static_eval,
-                depth,
-                bound: Bound::for_window(best_score, original_alpha, beta),
-                ply,
-            },
-        );
-        best_score
-    }
-
-    /// Searches captures and promotions (every evasion when in check) until
-    /// the position is quiet, standing pat on the static evaluation.
-    fn quiescence(
-        &mut self,
-        job: &SearchJob,
-        board: &Board,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        if self.should_stop(job) {
-            return DRAW;
+        if !is_root || self.excluded_root_moves.is_empty() {
+            job.tt.store(
+                board.key(),
+                TtStore {
+                    best_move,
+                    score: best_score,
+                    static_eval,
+                    depth,
+                    bound: Bound::for_window(best_score, original_alpha, beta),
+                    ply,
+                },
+            );
         }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 1 {
-            return evaluate(board);
-        }
-
-        let hit = job.tt.probe(board.key(), ply);
-        if let Some(hit) = hit
-            && cuts(&hit, alpha, beta)
-        {
-            return hit.score;
-        }
-        let in_check = board.is_check();
-        let mut moves = board.pos().legal_moves();
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
-        }
-
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            hit.map_or_else(|| evaluate(board), |h| h.static_eval)
-        };
-        let original_alpha = alpha;
-        let mut best_score = static_eval;
-        if !in_check {
-            if static_eval >= beta {
-                return static_eval;
-            }
-            alpha = alpha.max(static_eval);
-            moves.retain(|m| is_tactical(*m));
-        }
-
-        let mut best_move = None;
-        let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
-        for m in MovePicker::tactical(moves, tt_move) {
-            if !in_check
-                && (static_eval + captured_value(m) + DELTA_MARGIN <= alpha
-                    || !exchange_at_least(board, m, 0))
-            {
-                continue;
-            }
-            // Evasions: once one has saved the king, quiet ones add little.
-            if in_check && best_score > -MATE_BOUND && !is_tactical(m) {
-                continue;
-            }
-            // Evasions: once one has saved the king, quiet ones add little.
-            if in_check && best_score > -MATE_BOUND && !is_tactical(m) {
-                continue;
-            }
-            let child = board.play(m);
-            let score = -self.quiescence(job, &child, -beta, -alpha, ply + 1);
-            if self.aborted {
-                return DRAW;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = Some(m);
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-
-        job.tt.store(
-            board.key(),
-            TtStore {
-                best_move,
-                score: best_score,
-                static_eval,
-                depth: 0,
-                bound: Bound::for_window(best_score, original_alpha, beta),
-                ply,
-            },
-        );
         best_score
     }
 }

@@ -2,10 +2,15 @@
 //! each iteration seeding the next through the transposition table, the
 //! history tables and an aspiration window around the last score.
 //!
-//! Only completed iterations count: an iteration cut off by `stop` or the
-//! clock is thrown away, so the result is a fully searched line. The one
-//! exception is a cut-off first iteration, whose best root move so far
-//! still beats an unsearched one.
+//! Only completed lines count: an iteration cut off by `stop`, the clock or
+//! the node limit is thrown away, so the result is a fully searched line,
+//! except that
+//! * the MultiPV lines an iteration completed before the cut are kept (line
+//!   1 at depth d beats line 1 at depth d − 1), and
+//! * a cut first iteration keeps the best root move searched so far, which
+//!   beats an unsearched one; it is reported at the depth it was searching
+//!   with a `lowerbound` score, since the other root moves are unsearched.
+//!
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).
 
@@ -52,23 +57,29 @@ impl Searcher {
             } else {
                 iteration
             };
-            let Some(completed) = self.search_lines(job, depth, line_count, &lines) else {
-                break;
-            };
-            lines = completed;
-            self.last_completed = Some(lines[0].clone());
-            if self.is_main() {
-                job.control.set_nodes(self.id, self.nodes);
-                self.stability.update(lines[0].pv[0], lines[0].score);
-                if job.report {
-                    for (index, line) in lines.iter().enumerate() {
-                        output::send(&format::iteration(job, line, index + 1));
+            let kept = self.search_lines(job, depth, line_count, &lines);
+            if let Some(kept) = kept {
+                lines = kept;
+                self.last_completed = Some(lines[0].clone());
+                if self.is_main() {
+                    job.control.set_nodes(self.id, self.nodes);
+                    self.stability.update(lines[0].pv[0], lines[0].score);
+                    if job.report {
+                        for (index, line) in lines.iter().enumerate() {
+                            output::send(&format::iteration(job, line, index + 1));
+                        }
                     }
                 }
-                if self.iteration_ends_search(job, &lines[0]) {
-                    break;
-                }
-            } else if job.control.is_stopped() {
+            }
+            if self.aborted || lines.is_empty() {
+                break;
+            }
+            let done = if self.is_main() {
+                self.iteration_ends_search(job, &lines[0])
+            } else {
+                job.control.is_stopped()
+            };
+            if done {
                 break;
             }
         }
@@ -77,9 +88,9 @@ impl Searcher {
     }
 
     /// One iteration: the best `count` root moves at `depth`, each with its
-    /// line, best first, or `None` when the search was cut off. A cut-off
-    /// first iteration still returns the root's best move so far, which
-    /// beats playing an unsearched one.
+    /// line, best first. When the search is cut off it returns the lines
+    /// completed before the cut, or for a first iteration the best root move
+    /// so far, or `None` when there is nothing worth keeping.
     fn search_lines(
         &mut self,
         job: &SearchJob,
@@ -92,19 +103,27 @@ impl Searcher {
         let mut lines = Vec::with_capacity(count);
         for index in 0..count {
             self.seldepth = 0;
+            self.root_best_score = -INFINITY;
+            self.pv.clear(0);
+            #[cfg(test)]
+            if job.inject_stop == Some((depth, index)) {
+                job.control.stop();
+            }
             let last_score = last.get(index).map(|line| line.score);
             let score = self.aspiration(job, depth, last_score);
             let pv = self.pv.line(0).to_vec();
             if self.aborted || pv.is_empty() {
                 let first_iteration_cut = last.is_empty() && index == 0 && !pv.is_empty();
-                return first_iteration_cut.then(|| {
-                    vec![ThreadResult {
-                        depth: 0,
+                if first_iteration_cut {
+                    lines.push(ThreadResult {
+                        depth,
                         seldepth: self.seldepth,
-                        score,
+                        score: self.root_best_score,
                         pv,
-                    }]
-                });
+                        complete: false,
+                    });
+                }
+                break;
             }
             self.excluded_root_moves.push(pv[0]);
             lines.push(ThreadResult {
@@ -112,11 +131,12 @@ impl Searcher {
                 seldepth: self.seldepth,
                 score,
                 pv,
+                complete: true,
             });
         }
         // A later line can come out better than an earlier one.
         lines.sort_by_key(|line| std::cmp::Reverse(line.score));
-        Some(lines)
+        (!lines.is_empty()).then_some(lines)
     }
 
     /// Searches the root at `depth`, first in a window around the last

@@ -2,7 +2,9 @@
 //! quiescence, run by one [`Searcher`] per thread (Lazy SMP).
 //!
 //! The pieces, each in its own module so it can grow and be tested alone:
-//! * [`alphabeta`]: the recursive search and quiescence, with pruning;
+//! * [`alphabeta`]: the recursive search, with pruning;
+//! * [`quiescence`]: captures below the horizon;
+//! * [`stop`]: when a thread must unwind (stop, clock, node limit);
 //! * [`driver`]: iterative deepening, aspiration windows, reporting;
 //! * [`ordering`]: move ordering and the per-thread history tables;
 //! * [`pv`]: the principal-variation table;
@@ -25,8 +27,10 @@ mod limits;
 mod ordering;
 mod pool;
 mod pv;
+mod quiescence;
 mod see;
 mod stability;
+mod stop;
 mod time;
 
 use std::sync::Arc;
@@ -45,7 +49,8 @@ use ordering::OrderingTables;
 use pv::PvTable;
 use stability::Stability;
 
-/// The outcome of one thread's last completed iteration.
+/// The outcome of one thread's last completed iteration, or of a first
+/// iteration cut short.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadResult {
     pub depth: i32,
@@ -53,6 +58,18 @@ pub struct ThreadResult {
     pub score: i32,
     /// Never empty: the first move is the best move.
     pub pv: Vec<Move>,
+    /// False for a first iteration cut short: then `depth` is the depth it
+    /// was searching, the best move is the best of the root moves searched
+    /// so far, and `score` a lower bound of the root's score.
+    pub complete: bool,
+}
+
+impl ThreadResult {
+    /// Orders results for playing: complete before cut short, then deeper,
+    /// then better.
+    pub fn rank(&self) -> (bool, i32, i32) {
+        (self.complete, self.depth, self.score)
+    }
 }
 
 /// Everything a search needs, shared by all its threads.
@@ -79,6 +96,9 @@ pub struct SearchJob {
     /// Tests only: (thread, depth) that panics on reaching that depth.
     #[cfg(test)]
     inject_panic: Option<(usize, i32)>,
+    /// Tests only: (depth, line index) at whose start the search is stopped.
+    #[cfg(test)]
+    inject_stop: Option<(i32, usize)>,
 }
 
 /// What the caller decides about a search; [`SearchJob::new`] adds the
@@ -120,6 +140,8 @@ impl SearchJob {
             finished,
             #[cfg(test)]
             inject_panic: None,
+            #[cfg(test)]
+            inject_stop: None,
         };
         (job, done)
     }
@@ -136,6 +158,8 @@ pub struct Searcher {
     other_nodes: u64,
     seldepth: usize,
     root_depth: i32,
+    /// Score of the root's best move so far in the running iteration.
+    root_best_score: i32,
     /// Set when the search must unwind: every score after it is void.
     aborted: bool,
     /// Root moves already given a line in this iteration (MultiPV).
@@ -158,6 +182,7 @@ impl Searcher {
             other_nodes: 0,
             seldepth: 0,
             root_depth: 0,
+            root_best_score: 0,
             aborted: false,
             excluded_root_moves: Vec::new(),
             last_completed: None,
@@ -169,9 +194,7 @@ impl Searcher {
     fn is_main(&self) -> bool {
         self.id == 0
     }
-
-    /// Nodes searched by this thread in the current or last search.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
 }
+
+#[cfg(test)]
+mod tests;

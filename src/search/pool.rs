@@ -11,7 +11,8 @@
 //! search ends (or, in `go infinite` and ponder mode, when `stop` or
 //! `ponderhit` lets it) it stops the helpers, gathers their last completed
 //! iterations, picks the deepest (the better score breaks ties), and prints
-//! exactly one `bestmove`. A panic in any thread is caught: the thread
+//! exactly one `bestmove` (a completed iteration beats a first iteration
+//! cut short). A panic in any thread is caught: the thread
 //! starts afresh and the result comes from the others, or from the first
 //! legal move.
 
@@ -149,10 +150,7 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
     for _ in 1..control.thread_count() {
         results.push(job.helper_results.1.recv().unwrap_or(None));
     }
-    let chosen = results
-        .into_iter()
-        .flatten()
-        .max_by_key(|r| (r.depth, r.score));
+    let chosen = results.into_iter().flatten().max_by_key(ThreadResult::rank);
 
     if job.report {
         if let Some(chosen) = &chosen

@@ -11,6 +11,10 @@
 //! `movestogo` says the clock refills soon). `Move Overhead` is taken off every
 //! budget first, covering the GUI's and the operating system's latency.
 //!
+//! A `go` that gives only the other side's clock (`go wtime …` with Black to
+//! move) is read as a game with equal clocks: the side to move gets the
+//! same time and increment, rather than no limit at all.
+//!
 //! `go movetime` asks for that time exactly, as Stockfish and Ethereal read
 //! it: both limits are the move time, less at most [`MOVETIME_MARGIN`] of the
 //! overhead, and the search's stability may not shorten it.
@@ -67,9 +71,19 @@ pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<T
             adjustable: false,
         });
     }
-    let (clock, increment) = match turn {
-        Color::White => (limits.white_time?, limits.white_increment),
-        Color::Black => (limits.black_time?, limits.black_increment),
+    let (own, other) = match turn {
+        Color::White => (
+            (limits.white_time, limits.white_increment),
+            (limits.black_time, limits.black_increment),
+        ),
+        Color::Black => (
+            (limits.black_time, limits.black_increment),
+            (limits.white_time, limits.white_increment),
+        ),
+    };
+    let (clock, increment) = match own {
+        (Some(clock), increment) => (clock, increment),
+        (None, _) => other.0.map(|clock| (clock, other.1))?,
     };
     let increment = increment.unwrap_or_default();
     let available = clock.saturating_sub(move_overhead).max(MIN_BUDGET);
@@ -165,6 +179,25 @@ mod tests {
         };
         let b = budget(&limits, Color::White, ms(10)).unwrap();
         assert!(b.hard >= ms(4000) && b.hard <= ms(5000), "{b:?}");
+    }
+
+    #[test]
+    fn only_the_other_sides_clock_is_read_as_equal_clocks() {
+        let white_only = Limits {
+            white_time: Some(ms(1000)),
+            white_increment: Some(ms(10)),
+            ..Limits::default()
+        };
+        let black = budget(&white_only, Color::Black, ms(10)).unwrap();
+        let white = budget(&white_only, Color::White, ms(10)).unwrap();
+        assert_eq!(black, white);
+        assert!(black.hard <= ms(100), "{black:?}");
+        let black_only = Limits {
+            black_time: Some(ms(5000)),
+            ..Limits::default()
+        };
+        let white = budget(&black_only, Color::White, ms(10)).unwrap();
+        assert!(white.hard <= ms(500), "{white:?}");
     }
 
     #[test]

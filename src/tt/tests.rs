@@ -25,13 +25,18 @@ fn small_table() -> TranspositionTable {
     TranspositionTable::new(1).unwrap()
 }
 
-/// Keys that all land in cluster 0 of `table`.
-fn colliding_keys(table: &TranspositionTable, count: usize) -> Vec<u64> {
+/// Keys that all land in cluster `index` of `table`.
+fn keys_of_cluster(table: &TranspositionTable, index: usize, count: usize) -> Vec<u64> {
     (1..u64::MAX / 2)
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-        .filter(|&key| std::ptr::eq(table.cluster(key), &table.clusters[0]))
+        .filter(|&key| std::ptr::eq(table.cluster(key), &table.clusters[index]))
         .take(count)
         .collect()
+}
+
+/// Keys that all land in cluster 0 of `table`.
+fn colliding_keys(table: &TranspositionTable, count: usize) -> Vec<u64> {
+    keys_of_cluster(table, 0, count)
 }
 
 #[test]
@@ -191,20 +196,21 @@ fn replacement_evicts_the_shallowest_entry_of_a_full_cluster() {
 #[test]
 fn aging_lets_new_searches_replace_old_deep_entries() {
     let table = small_table();
-    let keys = colliding_keys(&table, 5);
-    // Four deep entries from an old search...
-    for &key in &keys[..3] {
+    let keys = colliding_keys(&table, 6);
+    // Four deep entries from an old search fill the cluster...
+    for &key in &keys[..4] {
         table.store(key, result(0, 20, Bound::Exact));
     }
     for _ in 0..3 {
         table.new_search();
     }
-    // ...one fresh shallow entry, then a new store: an old one goes.
-    table.store(keys[3], result(0, 5, Bound::Lower));
-    table.store(keys[4], result(0, 1, Bound::Lower));
-    assert!(table.probe(keys[3], 0).is_some(), "fresh entry kept");
-    assert!(table.probe(keys[4], 0).is_some(), "new entry stored");
-    let old_left = keys[..3]
+    // ...then two shallow stores of the new search each evict an old one,
+    // and the second spares the first.
+    table.store(keys[4], result(0, 5, Bound::Lower));
+    table.store(keys[5], result(0, 1, Bound::Lower));
+    assert!(table.probe(keys[4], 0).is_some(), "fresh entry kept");
+    assert!(table.probe(keys[5], 0).is_some(), "new entry stored");
+    let old_left = keys[..4]
         .iter()
         .filter(|&&k| table.probe(k, 0).is_some())
         .count();
@@ -242,11 +248,16 @@ fn torn_write_is_rejected() {
 
 #[test]
 fn concurrent_stores_never_leak_data_across_keys() {
-    // 64 KB would do; 1 MB is the minimum size: use a small key space so
-    // every thread fights over the same few clusters.
+    // Every thread stores and probes the same 16 keys of two clusters, so
+    // stores race on the very same entries and torn pairs do occur.
     let table = Arc::new(small_table());
+    let keys: Arc<Vec<u64>> = Arc::new(
+        [0, 1]
+            .iter()
+            .flat_map(|&cluster| keys_of_cluster(&table, cluster, 8))
+            .collect(),
+    );
     let stop = Arc::new(AtomicBool::new(false));
-    let keys_per_thread = 4096u64;
     let deadline = Instant::now() + Duration::from_millis(1000);
     // Data derived from the key: score, eval and depth are all functions of it.
     fn derived(key: u64) -> (i32, i32, i32) {
@@ -260,16 +271,13 @@ fn concurrent_stores_never_leak_data_across_keys() {
     let handles: Vec<_> = (0..8u64)
         .map(|thread| {
             let table = Arc::clone(&table);
+            let keys = Arc::clone(&keys);
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || {
                 let mut accepted = 0u64;
                 let mut i = 0u64;
                 while !stop.load(Ordering::Relaxed) {
-                    // Keys of this thread are mixed with those of others in
-                    // the same clusters by the multiplicative index.
-                    let key = ((i % keys_per_thread) * 8 + thread + 1)
-                        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                        | 1;
+                    let key = keys[((i * 3 + thread) % keys.len() as u64) as usize];
                     let (score, static_eval, depth) = derived(key);
                     table.store(
                         key,
@@ -282,9 +290,7 @@ fn concurrent_stores_never_leak_data_across_keys() {
                             ply: 0,
                         },
                     );
-                    let probe_key = (((i * 7) % keys_per_thread) * 8 + (thread + i) % 8 + 1)
-                        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                        | 1;
+                    let probe_key = keys[((i * 7 + thread * 5) % keys.len() as u64) as usize];
                     if let Some(hit) = table.probe(probe_key, 0) {
                         let (score, static_eval, depth) = derived(probe_key);
                         assert_eq!(
@@ -335,10 +341,27 @@ fn mate_found_at_one_ply_reads_right_at_another() {
 }
 
 #[test]
+fn hashfull_is_the_per_mille_of_sampled_entries_in_use() {
+    let table = small_table();
+    // Filling 10 of the 1000 sampled clusters uses 40 of 4000 entries.
+    for cluster in 0..10 {
+        for key in keys_of_cluster(&table, cluster, ENTRIES_PER_CLUSTER) {
+            table.store(key, result(1, 1, Bound::Exact));
+        }
+    }
+    assert_eq!(table.hashfull(), 10);
+    // Entries beyond the sample are not counted.
+    for key in keys_of_cluster(&table, HASHFULL_SAMPLE_CLUSTERS + 1, 4) {
+        table.store(key, result(1, 1, Bound::Exact));
+    }
+    assert_eq!(table.hashfull(), 10);
+}
+
+#[test]
 fn clear_empties_and_new_search_ages() {
     let table = small_table();
     table.store(5, result(1, 1, Bound::Exact));
-    assert!(table.hashfull() <= 1);
+    assert!(table.probe(5, 0).is_some());
     table.new_search();
     table.clear();
     assert_eq!(table.probe(5, 0), None);

@@ -1,7 +1,8 @@
 //! How search results are written as UCI lines.
 //!
 //! Scores are from the side to move: `cp N`, or `mate N` counting full moves
-//! (negative when the side to move is mated), followed under `UCI_ShowWDL`
+//! (negative when the side to move is mated), then `lowerbound` for a first
+//! iteration cut short (its other root moves are unsearched), then under `UCI_ShowWDL`
 //! by `wdl W D L`, the per-mille chances of [`crate::wdl`]. Moves are
 //! written in UCI notation, castling as king-takes-rook only under
 //! `UCI_Chess960`.
@@ -36,6 +37,9 @@ pub fn iteration(job: &SearchJob, result: &ThreadResult, multipv: usize) -> Stri
         .map(|&m| move_text(m, job.castling_mode))
         .collect();
     let mut score_text = score(result.score);
+    if !result.complete {
+        score_text += " lowerbound";
+    }
     if job.show_wdl {
         let chances = Wdl::from_score(result.score, wdl::material(job.root.pos()));
         score_text += &format!(" wdl {} {} {}", chances.win, chances.draw, chances.loss);

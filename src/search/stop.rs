@@ -1,0 +1,52 @@
+//! When a search thread must unwind: `stop` (or `quit`, end of input, a
+//! helper seeing the leader done), the hard time limit, or the node limit.
+//!
+//! The check is cheap enough for every node: the shared flag and the clock
+//! are read only every [`STOP_CHECK_INTERVAL`] nodes, the node limit (main
+//! thread only) on every call. It holds from the very first node, first
+//! iteration included: the driver keeps the best root move found before the
+//! cut, so a search stopped early still answers with a searched move.
+//! Once a thread has said stop it keeps saying so until its next search.
+
+use super::{SearchJob, Searcher};
+
+/// Nodes between two looks at the stop flag and the clock (a power of two:
+/// about a millisecond of search).
+const STOP_CHECK_INTERVAL: u64 = 1024;
+
+impl Searcher {
+    /// Whether the search must unwind now; sets `aborted` and the shared
+    /// stop flag when it must.
+    pub(super) fn should_stop(&mut self, job: &SearchJob) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
+            let control = &job.control;
+            control.set_nodes(self.id, self.nodes);
+            if control.is_stopped() {
+                self.aborted = true;
+            } else if self.is_main() {
+                self.other_nodes = control.total_nodes().saturating_sub(self.nodes);
+                let out_of_time = job
+                    .time
+                    .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard);
+                if out_of_time {
+                    self.aborted = true;
+                }
+            }
+        }
+        if self.is_main()
+            && job
+                .limits
+                .nodes
+                .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            job.control.stop();
+        }
+        self.aborted
+    }
+}

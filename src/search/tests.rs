@@ -1,0 +1,173 @@
+//! Facts about the search as a whole, each a regression test for a bug
+//! that once made the engine answer late, play a worse move or report a
+//! wrong result: stopping inside the first iteration, bounded quiescence,
+//! draws at the horizon, and MultiPV results surviving a cut.
+//!
+//! Every search here runs on the test's own thread with a fresh table and
+//! a depth or node limit, so results are deterministic.
+
+use std::sync::Arc;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Move, Position};
+
+use super::{JobSpec, Limits, SearchJob, Searcher, ThreadResult};
+use crate::board::Board;
+use crate::engine::parse_fen;
+use crate::score::{DRAW, INFINITY, mate_in};
+use crate::tt::TranspositionTable;
+
+/// Eighteen rooks: a first iteration that once took 20 M nodes.
+const EIGHTEEN_ROOKS: &str = "rnbqkbnr/rrrrrrrr/8/8/8/8/RRRRRRRR/RNBQKBNR w KQkq - 0 1";
+/// Stopping at the top of a search may cost at most this many nodes (the
+/// stop check's interval).
+const STOP_LATENCY_NODES: u64 = 1024;
+
+fn board(fen: &str) -> Board {
+    Board::new(parse_fen(fen, CastlingMode::Standard).expect("test FEN"))
+}
+
+fn uci_move(board: &Board, text: &str) -> Move {
+    UciMove::from_ascii(text.as_bytes())
+        .unwrap()
+        .to_move(board.pos())
+        .unwrap()
+}
+
+/// A silent one-thread search of `root` reached through `game_keys`.
+fn job(root: Board, game_keys: Vec<u64>, limits: Limits, multipv: usize) -> SearchJob {
+    SearchJob::new(JobSpec {
+        game_keys,
+        root_moves: root.pos().legal_moves().into_iter().collect(),
+        root,
+        limits,
+        multipv,
+        time: None,
+        tt: Arc::new(TranspositionTable::new(1).unwrap()),
+        threads: 1,
+        castling_mode: CastlingMode::Standard,
+        report: false,
+        show_wdl: false,
+    })
+    .0
+}
+
+fn job_from(fen: &str, limits: Limits) -> SearchJob {
+    let root = board(fen);
+    let keys = vec![root.key()];
+    job(root, keys, limits, 1)
+}
+
+fn search(job: &SearchJob) -> Option<ThreadResult> {
+    Searcher::new(0).search(job)
+}
+
+#[test]
+fn stop_is_honoured_at_once_in_the_first_iteration() {
+    let mut job = job_from(EIGHTEEN_ROOKS, Limits::depth(5));
+    job.inject_stop = Some((1, 0));
+    let result = search(&job);
+    assert!(job.control.total_nodes() <= STOP_LATENCY_NODES);
+    // Nothing was searched: the pool falls back on the first legal move.
+    assert_eq!(result, None);
+}
+
+#[test]
+fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
+    let depth_one = job_from(EIGHTEEN_ROOKS, Limits::depth(1));
+    search(&depth_one).unwrap();
+    let half = depth_one.control.total_nodes() / 2;
+    let limits = Limits {
+        nodes: Some(half),
+        ..Limits::default()
+    };
+    let job = job_from(EIGHTEEN_ROOKS, limits);
+    let result = search(&job).unwrap();
+    assert!(job.control.total_nodes() <= half + STOP_LATENCY_NODES);
+    assert!(!result.complete, "{result:?}");
+    assert_eq!(result.depth, 1, "reported at the depth it was searching");
+    assert!(result.score > -INFINITY && result.score < INFINITY);
+    assert!(job.root.pos().is_legal(result.pv[0]));
+}
+
+#[test]
+fn the_eighteen_rook_position_reaches_depth_five_in_few_nodes() {
+    // Stockfish and Ethereal need a few thousand nodes; once it took 20
+    // million for depth 1 alone.
+    let limits = Limits {
+        depth: Some(5),
+        nodes: Some(500_000),
+        ..Limits::default()
+    };
+    let result = search(&job_from(EIGHTEEN_ROOKS, limits)).unwrap();
+    assert_eq!((result.depth, result.complete), (5, true), "{result:?}");
+}
+
+#[test]
+fn an_abort_in_line_two_keeps_line_one_of_that_depth() {
+    let startpos = Board::startpos();
+    let keys = vec![startpos.key()];
+    let mut job = job(startpos, keys, Limits::depth(9), 3);
+    job.inject_stop = Some((8, 1));
+    let result = search(&job).unwrap();
+    assert_eq!((result.depth, result.complete), (8, true), "{result:?}");
+}
+
+#[test]
+fn multipv_lines_after_the_first_leave_its_table_entry_alone() {
+    let startpos = Board::startpos();
+    let keys = vec![startpos.key()];
+    let job = job(startpos.clone(), keys, Limits::depth(6), 4);
+    let result = search(&job).unwrap();
+    let hit = job.tt.probe(startpos.key(), 0).expect("the root is stored");
+    assert!(hit.best_move.matches(result.pv[0]), "{result:?} {hit:?}");
+}
+
+#[test]
+fn quiescence_sees_a_capture_that_mates() {
+    // Rxd8 is mate: quiescence must find it without any main-search ply.
+    let job = job_from("3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", Limits::depth(1));
+    let mut searcher = Searcher::new(0);
+    let score = searcher.quiescence(&job, &job.root, -INFINITY, INFINITY, 0, 0, None);
+    assert_eq!(score, mate_in(1));
+}
+
+#[test]
+fn quiescence_in_check_keeps_the_safe_king_move_after_a_bad_capture() {
+    // Qxf3 gxf3 loses the queen for a knight; a king move keeps it.
+    let job = job_from("4k3/8/8/8/6p1/5n2/8/3QK3 w - - 0 1", Limits::depth(1));
+    let mut searcher = Searcher::new(0);
+    let score = searcher.quiescence(&job, &job.root, -INFINITY, INFINITY, 0, 0, None);
+    assert!(score > 300, "white keeps the queen: {score}");
+}
+
+#[test]
+fn a_capture_that_stalemates_is_not_played() {
+    // Qxf7 wins the rook and stalemates Black.
+    let fen = "8/2Q2r2/7k/5p2/5K2/8/8/8 w - - 0 1";
+    let stalemating = uci_move(&board(fen), "c7f7");
+    for depth in 1..=6 {
+        let result = search(&job_from(fen, Limits::depth(depth))).unwrap();
+        assert_ne!(result.pv[0], stalemating, "depth {depth}");
+        assert!(result.score > DRAW, "depth {depth}: {result:?}");
+    }
+}
+
+#[test]
+fn a_repetition_one_ply_deep_is_a_draw_not_an_evaluation() {
+    // Black is a queen up; White's king shuffles h1-g1 and the black
+    // queen a5-a4. Kh1 now repeats a position for the third time.
+    let start = board("7k/8/8/q7/8/8/8/7K w - - 0 1");
+    let mut game = start.clone();
+    let mut keys = vec![game.key()];
+    for text in [
+        "h1g1", "a5a4", "g1h1", "a4a5", "h1g1", "a5a4", "g1h1", "a4a5", "h1g1", "a5a4",
+    ] {
+        game = game.play(uci_move(&game, text));
+        keys.push(game.key());
+    }
+    let repeat = uci_move(&game, "g1h1");
+    let result = search(&job(game, keys, Limits::depth(1), 1)).unwrap();
+    assert_eq!(result.pv[0], repeat, "{result:?}");
+    assert_eq!(result.score, DRAW);
+}
