@@ -43,7 +43,8 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use shakmaty::Move;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Role, Square};
 
 use crate::score;
 
@@ -95,6 +96,31 @@ impl PackedMove {
     /// Whether `m` is the move this packs.
     pub fn matches(self, m: Move) -> bool {
         !self.is_none() && PackedMove::new(m) == self
+    }
+
+    /// The legal move of `pos` that this packs, found without generating
+    /// moves; `None` when it packs no move or one that is not legal there
+    /// (an entry of another position that shares the key's cluster bits).
+    pub fn to_move(self, pos: &Chess) -> Option<Move> {
+        if self.is_none() {
+            return None;
+        }
+        let from = Square::new(u32::from(self.0 & 0x3f));
+        let to = Square::new(u32::from((self.0 >> 6) & 0x3f));
+        let promotion = match self.0 >> 12 {
+            0 => None,
+            number => Some(*Role::ALL.get(usize::from(number) - 1)?),
+        };
+        let m = UciMove::Normal {
+            from,
+            to,
+            promotion,
+        }
+        .to_move(pos)
+        .ok()?;
+        // King-takes-rook is castling only where the rook may be taken
+        // that way; a move that packs differently is some other move.
+        (PackedMove::new(m) == self).then_some(m)
     }
 }
 

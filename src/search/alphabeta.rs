@@ -1,15 +1,26 @@
 //! Negamax alpha-beta with principal variation search.
 //!
-//! Each node: draw and mate-distance checks (before the horizon too, so a
-//! repetition one ply deep is a draw and not a static evaluation), then at
-//! the horizon [`quiescence`](super::quiescence), else a transposition-table probe
-//! (cutoffs only in non-PV nodes, where a bound is all that is needed), then
-//! static pruning in quiet non-PV positions (reverse futility, null move),
-//! then the moves in [`MovePicker`] order. The first move gets the full
-//! window; later ones a null window, reduced when late and quiet (LMR), and
-//! are searched again only when they beat alpha. Late quiet moves of shallow
-//! nodes are skipped (late-move and futility pruning). Checks are extended
-//! by one ply.
+//! Each node, in order:
+//! 1. draw and mate-distance checks (before the horizon too, so a
+//!    repetition one ply deep is a draw and not a static evaluation), then
+//!    at the horizon [`quiescence`](super::quiescence);
+//! 2. a transposition-table probe: a cutoff in non-PV nodes, else its move
+//!    is tried first; a node with no table move searches one ply shallower
+//!    (internal iterative reduction);
+//! 3. in quiet non-PV positions, static pruning: reverse futility (the
+//!    static evaluation is far above beta) and null move (passing still
+//!    fails high), both less eager when the evaluation is falling;
+//! 4. the moves in [`MovePicker`] order. The first gets the full window,
+//!    later ones a null window, reduced when late and quiet (LMR: less for
+//!    moves with good history, killers and PV nodes, more when the position
+//!    is not improving), and are searched again only when they beat alpha.
+//!    In shallow nodes late quiet moves are skipped (late-move pruning),
+//!    as are quiet moves when the evaluation is far below alpha (futility)
+//!    and moves that lose too much by static exchange (SEE pruning).
+//!
+//! A position is "improving" when its static evaluation beats the one of
+//! two plies earlier (the same side to move): pruning trusts a falling
+//! evaluation less. Checks are extended by one ply.
 //!
 //! At the root the moves come from the job (`searchmoves`, less the lines
 //! MultiPV has already given); a search with excluded root moves does not
@@ -17,36 +28,53 @@
 
 use std::sync::OnceLock;
 
-use shakmaty::{Move, MoveList, Position, Role};
+use shakmaty::{MoveList, Position, Role};
 
-use super::ordering::{MovePicker, is_tactical};
+use super::history::{Context, PieceTo, Tried};
+use super::movepick::{MovePicker, Ordering, is_tactical};
 use super::quiescence::FIFTY_MOVE_HALFMOVES;
+use super::see::exchange_at_least;
 use super::{SearchJob, Searcher};
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
-use crate::tt::{Bound, PackedMove, TtStore};
+use crate::tt::{Bound, TtStore};
 
-const REVERSE_FUTILITY_MAX_DEPTH: i32 = 6;
-const REVERSE_FUTILITY_MARGIN: i32 = 80;
+const REVERSE_FUTILITY_MAX_DEPTH: i32 = 8;
+const REVERSE_FUTILITY_MARGIN: i32 = 75;
 
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
 const NULL_MOVE_BASE_REDUCTION: i32 = 3;
 const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// Each this many centipawns of evaluation above beta reduce one ply more.
+const NULL_MOVE_EVAL_DIVISOR: i32 = 200;
+const NULL_MOVE_MAX_EVAL_REDUCTION: i32 = 3;
 
-const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 4;
-const LATE_MOVE_PRUNING_BASE: usize = 3;
+/// Nodes at least this deep without a table move search one ply less.
+const IIR_MIN_DEPTH: i32 = 4;
 
-const FUTILITY_MAX_DEPTH: i32 = 3;
-const FUTILITY_BASE_MARGIN: i32 = 100;
-const FUTILITY_MARGIN_PER_DEPTH: i32 = 100;
+const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 8;
+const LATE_MOVE_PRUNING_BASE: i32 = 3;
+
+const FUTILITY_MAX_DEPTH: i32 = 6;
+const FUTILITY_BASE_MARGIN: i32 = 90;
+const FUTILITY_MARGIN_PER_DEPTH: i32 = 90;
+
+const SEE_PRUNING_MAX_DEPTH: i32 = 8;
+/// A quiet move may lose this much per depth by exchange before it is cut.
+const SEE_QUIET_MARGIN_PER_DEPTH: i32 = -64;
+/// A capture may lose this much per depth squared.
+const SEE_CAPTURE_MARGIN_PER_DEPTH_SQUARED: i32 = -20;
 
 const LMR_MIN_DEPTH: i32 = 3;
-/// Moves searched before reductions start.
-const LMR_FULL_DEPTH_MOVES: usize = 3;
 const LMR_BASE: f64 = 0.75;
 const LMR_DIVISOR: f64 = 2.25;
 const LMR_TABLE_SIZE: usize = 64;
+/// History points worth one ply of reduction.
+const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// A ply's static evaluation when it was in check (none was taken).
+pub(super) const NO_EVAL: i32 = -INFINITY;
 
 /// Late-move reduction in plies for `depth` and the `move_number`-th move.
 fn late_move_reduction(depth: i32, move_number: usize) -> i32 {
@@ -75,6 +103,24 @@ fn has_non_pawn_material(board: &Board) -> bool {
 }
 
 impl Searcher {
+    /// The moves one and two plies before `ply`, for continuation history.
+    fn context(&self, ply: usize) -> Context {
+        let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].moved);
+        Context {
+            previous: before(1),
+            before_previous: before(2),
+        }
+    }
+
+    /// Whether the static evaluation at `ply` beats the one two plies
+    /// earlier (true when there is nothing to compare with).
+    fn improving(&self, ply: usize, static_eval: i32) -> bool {
+        match ply.checked_sub(2).map(|p| self.stack[p].static_eval) {
+            Some(earlier) if earlier != NO_EVAL => static_eval > earlier,
+            _ => true,
+        }
+    }
+
     /// Searches `board` to `depth` within `(alpha, beta)` and returns its
     /// score for the side to move. `allow_null` is false right after a null
     /// move, so two never follow each other.
@@ -135,7 +181,6 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
 
         let hit = job.tt.probe(board.key(), ply);
-        let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
         if let Some(hit) = hit
             && !is_pv
             && hit.depth >= depth
@@ -143,31 +188,23 @@ impl Searcher {
         {
             return hit.score;
         }
-
-        let moves: MoveList = if is_root {
-            let excluded = &self.excluded_root_moves;
-            job.root_moves
-                .iter()
-                .copied()
-                .filter(|m| !excluded.contains(m))
-                .collect()
-        } else {
-            board.pos().legal_moves()
-        };
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
+        let table_move = hit.and_then(|h| h.best_move.to_move(board.pos()));
+        if table_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
         }
 
         let static_eval = if in_check {
-            -INFINITY
+            NO_EVAL
         } else {
             hit.map_or_else(|| evaluate(board), |h| h.static_eval)
         };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && self.improving(ply, static_eval);
 
         if !is_pv && !in_check {
             if depth <= REVERSE_FUTILITY_MAX_DEPTH
                 && !is_mate(beta)
-                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+                && static_eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return static_eval;
             }
@@ -177,7 +214,11 @@ impl Searcher {
                 && has_non_pawn_material(board)
                 && let Some(null_board) = board.play_null()
             {
-                let reduction = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+                let reduction = NULL_MOVE_BASE_REDUCTION
+                    + depth / NULL_MOVE_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR)
+                        .min(NULL_MOVE_MAX_EVAL_REDUCTION);
+                self.stack[ply].moved = None;
                 self.keys.push_null(null_board.key());
                 let score = -self.negamax(
                     job,
@@ -202,43 +243,79 @@ impl Searcher {
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
             && static_eval + FUTILITY_BASE_MARGIN + FUTILITY_MARGIN_PER_DEPTH * depth <= alpha;
-        let late_move_limit = LATE_MOVE_PRUNING_BASE + (depth * depth) as usize;
+        let late_move_limit =
+            ((LATE_MOVE_PRUNING_BASE + depth * depth) / if improving { 1 } else { 2 }) as usize;
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move: Option<Move> = None;
-        let mut quiets_tried = MoveList::new();
+        let mut best_move = None;
+        let mut tried = Tried::default();
         let mut move_number = 0;
-        let picker = MovePicker::new(moves, tt_move, &self.tables, board.turn(), ply);
+        let mut legal_moves = 0;
+        let context = self.context(ply);
+        let turn = board.turn();
+        let killers = self.histories.killers(ply);
+        let given: Option<MoveList> = is_root.then(|| {
+            job.root_moves
+                .iter()
+                .copied()
+                .filter(|m| !self.excluded_root_moves.contains(m))
+                .collect()
+        });
+        let mut picker = MovePicker::new(
+            table_move,
+            given,
+            Ordering {
+                turn,
+                killers,
+                countermove: self.histories.countermove(&context),
+                context,
+            },
+        );
 
-        for m in picker {
+        while let Some(m) = picker.next(board, &self.histories) {
+            legal_moves += 1;
             let quiet = !is_tactical(m);
+            let quiet_score = if quiet {
+                self.histories.quiet_score(turn, m, &context)
+            } else {
+                0
+            };
             let child = board.play(m);
             let gives_check = child.is_check();
-            let prunable =
-                !is_root && quiet && !in_check && !gives_check && best_score > -MATE_BOUND;
-            if prunable
-                && !is_pv
-                && (futile
-                    || (depth <= LATE_MOVE_PRUNING_MAX_DEPTH
-                        && quiets_tried.len() >= late_move_limit))
-            {
-                continue;
+            if !is_root && best_score > -MATE_BOUND {
+                if quiet && !in_check && !gives_check && !is_pv {
+                    let late = depth <= LATE_MOVE_PRUNING_MAX_DEPTH
+                        && tried.quiets.len() >= late_move_limit;
+                    if futile || late {
+                        continue;
+                    }
+                }
+                if depth <= SEE_PRUNING_MAX_DEPTH {
+                    let margin = if quiet {
+                        SEE_QUIET_MARGIN_PER_DEPTH * depth
+                    } else {
+                        SEE_CAPTURE_MARGIN_PER_DEPTH_SQUARED * depth * depth
+                    };
+                    if !exchange_at_least(board, m, margin) {
+                        continue;
+                    }
+                }
             }
             move_number += 1;
+            self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
             let new_depth = depth - 1;
             let score = if move_number == 1 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let reduction = if depth >= LMR_MIN_DEPTH
-                    && move_number > LMR_FULL_DEPTH_MOVES
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                {
-                    (late_move_reduction(depth, move_number) - i32::from(is_pv))
-                        .clamp(0, new_depth - 1)
+                let reduction = if depth >= LMR_MIN_DEPTH && quiet && !in_check && !gives_check {
+                    let mut r = late_move_reduction(depth, move_number);
+                    r -= i32::from(is_pv);
+                    r += i32::from(!improving);
+                    r -= i32::from(killers.contains(&Some(m)));
+                    r -= quiet_score / LMR_HISTORY_DIVISOR;
+                    r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };
@@ -275,8 +352,10 @@ impl Searcher {
                     }
                     if score >= beta {
                         if quiet {
-                            self.tables
-                                .record_cutoff(board.turn(), ply, depth, m, &quiets_tried);
+                            self.histories
+                                .record_quiet_cutoff(turn, ply, depth, m, &tried, &context);
+                        } else {
+                            self.histories.record_capture_cutoff(turn, depth, m, &tried);
                         }
                         break;
                     }
@@ -284,10 +363,15 @@ impl Searcher {
                 }
             }
             if quiet {
-                quiets_tried.push(m);
+                tried.quiets.push(m);
+            } else {
+                tried.captures.push(m);
             }
         }
 
+        if legal_moves == 0 {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
         if !is_root || self.excluded_root_moves.is_empty() {
             job.tt.store(
                 board.key(),

@@ -34,7 +34,7 @@ impl Searcher {
         self.nodes = 0;
         self.other_nodes = 0;
         self.aborted = false;
-        self.tables.new_search();
+        self.histories.new_search();
         // Nothing of the last search may pass for a result of this one.
         self.root_depth = 0;
         self.pv.clear(0);

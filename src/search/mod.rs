@@ -6,7 +6,8 @@
 //! * [`quiescence`]: captures below the horizon;
 //! * [`stop`]: when a thread must unwind (stop, clock, node limit);
 //! * [`driver`]: iterative deepening, aspiration windows, reporting;
-//! * [`ordering`]: move ordering and the per-thread history tables;
+//! * [`movepick`]: the order in which a node tries its moves;
+//! * [`history`]: what a thread learns about moves (killers, histories);
 //! * [`pv`]: the principal-variation table;
 //! * [`see`]: static exchange evaluation of captures;
 //! * [`time`]: soft and hard time limits from the clock;
@@ -23,8 +24,9 @@
 mod alphabeta;
 mod control;
 mod driver;
+mod history;
 mod limits;
-mod ordering;
+mod movepick;
 mod pool;
 mod pv;
 mod quiescence;
@@ -44,8 +46,10 @@ pub use pool::ThreadPool;
 pub use time::{TimeBudget, budget};
 
 use crate::board::{Board, KeyHistory};
+use crate::score::MAX_PLY;
 use crate::tt::TranspositionTable;
-use ordering::OrderingTables;
+use alphabeta::NO_EVAL;
+use history::{Histories, PieceTo};
 use pv::PvTable;
 use stability::Stability;
 
@@ -147,10 +151,29 @@ impl SearchJob {
     }
 }
 
+/// What the search remembers about each ply of the current path.
+#[derive(Clone, Copy, Debug)]
+struct PlyState {
+    /// The static evaluation, or `NO_EVAL` in check.
+    static_eval: i32,
+    /// The move being searched from this ply (`None` for a null move).
+    moved: Option<PieceTo>,
+}
+
+impl Default for PlyState {
+    fn default() -> Self {
+        PlyState {
+            static_eval: NO_EVAL,
+            moved: None,
+        }
+    }
+}
+
 /// One search thread's state.
 pub struct Searcher {
     id: usize,
-    tables: OrderingTables,
+    histories: Box<Histories>,
+    stack: Vec<PlyState>,
     pv: PvTable,
     keys: KeyHistory,
     nodes: u64,
@@ -175,7 +198,8 @@ impl Searcher {
     pub fn new(id: usize) -> Searcher {
         Searcher {
             id,
-            tables: OrderingTables::default(),
+            histories: Box::default(),
+            stack: vec![PlyState::default(); MAX_PLY + 1],
             pv: PvTable::default(),
             keys: KeyHistory::default(),
             nodes: 0,

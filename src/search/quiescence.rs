@@ -22,7 +22,7 @@
 
 use shakmaty::{Move, Position, Role, Square};
 
-use super::ordering::{MovePicker, captured_value, is_tactical};
+use super::movepick::{MovePicker, captured_value, is_tactical};
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher};
 use crate::board::Board;
@@ -109,7 +109,8 @@ impl Searcher {
 
         let mut best_move = None;
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
-        for m in MovePicker::tactical(moves, tt_move) {
+        let mut picker = MovePicker::tactical(moves, tt_move);
+        while let Some(m) = picker.next(board, &self.histories) {
             if !in_check
                 && (static_eval + captured_value(m) + DELTA_MARGIN <= alpha
                     || !exchange_at_least(board, m, 0))

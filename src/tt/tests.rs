@@ -397,3 +397,38 @@ fn bound_follows_the_window() {
     assert_eq!(Bound::for_window(30, 10, 50), Bound::Exact);
     assert_eq!(Bound::for_window(10, 10, 50), Bound::Upper);
 }
+
+#[test]
+fn packed_moves_unpack_to_the_same_legal_move() {
+    use crate::engine::parse_fen;
+    use shakmaty::CastlingMode;
+    for (fen, mode) in [
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            CastlingMode::Standard,
+        ),
+        (
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+            CastlingMode::Standard,
+        ),
+        (
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            CastlingMode::Standard,
+        ),
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            CastlingMode::Chess960,
+        ),
+    ] {
+        let pos = parse_fen(fen, mode).unwrap();
+        for m in pos.legal_moves() {
+            assert_eq!(PackedMove::new(m).to_move(&pos), Some(m), "{fen}: {m:?}");
+        }
+        // A packed move of another position is refused, not misread.
+        let foreign = PackedMove::new(Chess::default().legal_moves()[0]);
+        if let Some(m) = foreign.to_move(&pos) {
+            assert!(pos.is_legal(m));
+        }
+    }
+    assert_eq!(PackedMove::NONE.to_move(&Chess::default()), None);
+}
