@@ -7,7 +7,7 @@
 //! and repeated as `info string error: engine.toml: …` after `uci`) and the
 //! built-in default stays.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::uci::options::{self, Options};
 
@@ -18,8 +18,6 @@ pub const FILE_NAME: &str = "engine.toml";
 pub struct Config {
     pub defaults: Options,
     pub errors: Vec<String>,
-    /// The file that was read, if any.
-    pub source: Option<PathBuf>,
 }
 
 impl Config {
@@ -27,7 +25,7 @@ impl Config {
     pub fn load(explicit: Option<&Path>) -> Config {
         match explicit {
             Some(path) => match std::fs::read_to_string(path) {
-                Ok(text) => Config::parse(&text, Some(path.to_path_buf())),
+                Ok(text) => Config::parse(&text),
                 Err(error) => Config::failed(format!("cannot read {}: {error}", path.display())),
             },
             None => {
@@ -36,7 +34,10 @@ impl Config {
                     .and_then(|exe| exe.parent().map(|dir| dir.join(FILE_NAME)));
                 match beside_exe {
                     Some(path) if path.is_file() => match std::fs::read_to_string(&path) {
-                        Ok(text) => Config::parse(&text, Some(path)),
+                        Ok(text) => {
+                            log::info!("reading option defaults from {}", path.display());
+                            Config::parse(&text)
+                        }
                         Err(error) => {
                             Config::failed(format!("cannot read {}: {error}", path.display()))
                         }
@@ -56,11 +57,8 @@ impl Config {
     }
 
     /// Reads config text; every problem is collected, none is fatal.
-    pub fn parse(text: &str, source: Option<PathBuf>) -> Config {
-        let mut config = Config {
-            source,
-            ..Config::default()
-        };
+    pub fn parse(text: &str) -> Config {
+        let mut config = Config::default();
         let table = match text.parse::<toml::Table>() {
             Ok(table) => table,
             Err(error) => {
@@ -104,7 +102,7 @@ mod tests {
 
     #[test]
     fn reads_options_by_name_in_any_case() {
-        let config = Config::parse("hash = 64\n\"Move Overhead\" = 50\nPonder = true\n", None);
+        let config = Config::parse("hash = 64\n\"Move Overhead\" = 50\nPonder = true\n");
         assert!(config.errors.is_empty(), "{:?}", config.errors);
         assert_eq!(config.defaults.hash_mb, 64);
         assert_eq!(config.defaults.move_overhead, Duration::from_millis(50));
@@ -113,7 +111,7 @@ mod tests {
 
     #[test]
     fn bad_entries_are_reported_and_keep_defaults() {
-        let config = Config::parse("Hash = \"big\"\nContempt = 3\nThreads = 0\n", None);
+        let config = Config::parse("Hash = \"big\"\nContempt = 3\nThreads = 0\n");
         assert_eq!(config.errors.len(), 3, "{:?}", config.errors);
         assert_eq!(config.defaults.hash_mb, 16);
         assert_eq!(config.defaults.threads, 1, "clamped to the minimum");
@@ -121,7 +119,7 @@ mod tests {
 
     #[test]
     fn broken_toml_is_reported() {
-        let config = Config::parse("Hash = = 3", None);
+        let config = Config::parse("Hash = = 3");
         assert_eq!(config.errors.len(), 1);
         assert_eq!(config.defaults, Options::default());
     }
@@ -135,7 +133,7 @@ mod tests {
     #[test]
     fn shipped_engine_toml_is_valid() {
         let text = include_str!("../engine.toml");
-        let config = Config::parse(text, None);
+        let config = Config::parse(text);
         assert!(config.errors.is_empty(), "{:?}", config.errors);
         assert_eq!(config.defaults, Options::default());
     }

@@ -326,12 +326,6 @@ impl TranspositionTable {
         &self.clusters[index]
     }
 
-    /// Hints the CPU to fetch the cluster of `key` before it is probed.
-    pub fn prefetch(&self, key: u64) {
-        // A plain load is a portable prefetch; its value is unused.
-        let _ = self.cluster(key).entries[0].data.load(Ordering::Relaxed);
-    }
-
     /// Looks `key` up, for a node at `ply` (mate scores come back relative
     /// to the root).
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
