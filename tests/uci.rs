@@ -20,21 +20,18 @@ const C960: CastlingMode = CastlingMode::Chess960;
 
 const CANDIDATES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/bench/candidate_positions.fen"
+    "/tests/data/bench/candidate_positions.fen"
 );
-const MATE_IN_2: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/epd/mate_in_2.epd"
-);
+const MATE_IN_2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/epd/mate_in_2.epd");
 const MALFORMED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/edge/malformed_fens.epd"
+    "/tests/data/edge/malformed_fens.epd"
 );
 const REPETITIONS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/edge/repetition_sequences.txt"
+    "/tests/data/edge/repetition_sequences.txt"
 );
-const RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/edge/rules.epd");
+const RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/edge/rules.epd");
 
 /// A short pause during which the engine must stay silent or keep searching.
 const QUIET: Duration = Duration::from_millis(300);
@@ -264,7 +261,7 @@ fn ponder_then_stop_gives_one_bestmove() {
 // ---------------------------------------------------------------------------
 // Legal moves under every kind of limit.
 
-/// Ten varied positions from the shared candidate list.
+/// Ten varied positions from the candidate list in `tests/data/bench/`.
 fn sample_positions() -> Vec<Chess> {
     let text = read_data(CANDIDATES);
     let all: Vec<Chess> = text
@@ -1092,7 +1089,7 @@ fn chess960_castling_is_king_takes_rook() {
     assert_eq!(fen_of(&castled), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
     assert_eq!(engine_fen(&mut engine), fen_of(&castled));
 
-    // A Chess960 start position from the shared perft suite; both sides
+    // A Chess960 start position from the perft suite; both sides
     // castle king-takes-rook.
     let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
     let moves = ["f1f2", "f8e8", "g1h1"];
