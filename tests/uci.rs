@@ -32,6 +32,7 @@ const REPETITIONS: &str = concat!(
     "/tests/data/edge/repetition_sequences.txt"
 );
 const RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/edge/rules.epd");
+const SYZYGY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 /// A short pause during which the engine must stay silent or keep searching.
 const QUIET: Duration = Duration::from_millis(300);
@@ -106,6 +107,10 @@ fn uci_handshake_lists_the_options_then_uciok() {
         "Ponder",
         "UCI_Chess960",
         "UCI_ShowWDL",
+        "SyzygyPath",
+        "SyzygyProbeDepth",
+        "Syzygy50MoveRule",
+        "SyzygyProbeLimit",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(
@@ -1193,6 +1198,70 @@ fn perft_and_bench_inside_the_uci_loop() {
     assert_eq!(
         engine_fen(&mut engine),
         fen_of(&position(None, &["e2e4"], STD))
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Syzygy tablebases.
+
+#[test]
+fn a_bad_syzygy_path_is_reported_and_the_engine_plays_on() {
+    let mut engine = engine();
+    let out = command(
+        &mut engine,
+        "setoption name SyzygyPath value /nonexistent/rookery-syzygy",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string error: SyzygyPath: ")
+                && l.contains("/nonexistent/rookery-syzygy")),
+        "{out:#?}"
+    );
+    assert!(
+        out.contains(
+            &"info string Syzygy: no tables found; playing without tablebases".to_string()
+        ),
+        "{out:#?}"
+    );
+    let fen = "8/8/3k4/8/8/8/6Q1/7K w - - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    let out = engine.go("depth 6");
+    assert_legal_bestmove(&out, &parse_fen(fen, STD).unwrap(), STD);
+
+    let out = command(&mut engine, "setoption name SyzygyPath value <empty>");
+    assert_eq!(
+        out,
+        vec!["readyok".to_string()],
+        "clearing the path is silent"
+    );
+}
+
+#[test]
+fn syzygy_path_from_the_config_file() {
+    let path = config_file(
+        "uci_test_syzygy.toml",
+        &format!("SyzygyPath = \"{SYZYGY}\"\nSyzygyProbeDepth = 3\n"),
+    );
+    let mut engine = Engine::start_with_args(&["--config", &path]);
+    let lines = engine.handshake();
+    assert!(
+        lines.contains(&format!(
+            "option name SyzygyPath type string default {SYZYGY}"
+        )),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.contains(
+            &"option name SyzygyProbeDepth type spin default 3 min 1 max 100".to_string()
+        )
+    );
+    let after = engine.sync();
+    assert_eq!(
+        after,
+        vec![
+            format!("info string Syzygy: found 35 tables (up to 4 pieces) in {SYZYGY}"),
+            "readyok".to_string()
+        ]
     );
 }
 
