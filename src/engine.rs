@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::eval::evaluate;
 use crate::output;
 use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
-use crate::tablebase::{LoadReport, Tablebases};
+use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
 use crate::uci::options::{self, Change, Options};
@@ -320,6 +320,21 @@ impl Engine {
                 root_moves = chosen;
             }
         }
+        let tablebase = TbConfig::new(&self.tablebases, &self.options);
+        let mut root_tb_hits = 0;
+        if let Some(ranking) = tablebase
+            .as_ref()
+            .and_then(|tables| tables.rank_root_moves(pos, &root_moves))
+        {
+            log::debug!(
+                "Syzygy root: {:?}, {} of {} moves kept",
+                ranking.outcome,
+                ranking.moves.len(),
+                root_moves.len()
+            );
+            root_moves = ranking.moves;
+            root_tb_hits = ranking.probes;
+        }
         let limits = go.limits;
         let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
         self.tt.new_search();
@@ -335,7 +350,9 @@ impl Engine {
             castling_mode: self.castling_mode(),
             report: true,
             show_wdl: self.options.show_wdl,
+            tablebase,
         });
+        job.control.add_tb_hits(0, root_tb_hits);
         let job = Arc::new(job);
         self.pool.start(Arc::clone(&job));
         self.search = Some(RunningSearch { job, finished });

@@ -1204,6 +1204,13 @@ fn perft_and_bench_inside_the_uci_loop() {
 // ---------------------------------------------------------------------------
 // Syzygy tablebases.
 
+/// The `tbhits` count of an `info … tbhits N` line.
+fn tbhits_of(line: &str) -> Option<u64> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let at = tokens.iter().position(|&t| t == "tbhits")?;
+    tokens.get(at + 1)?.parse().ok()
+}
+
 #[test]
 fn a_bad_syzygy_path_is_reported_and_the_engine_plays_on() {
     let mut engine = engine();
@@ -1227,12 +1234,45 @@ fn a_bad_syzygy_path_is_reported_and_the_engine_plays_on() {
     engine.send(&format!("position fen {fen}"));
     let out = engine.go("depth 6");
     assert_legal_bestmove(&out, &parse_fen(fen, STD).unwrap(), STD);
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(!infos.is_empty());
+    assert!(infos.iter().all(|l| tbhits_of(l) == Some(0)), "{out:#?}");
 
     let out = command(&mut engine, "setoption name SyzygyPath value <empty>");
     assert_eq!(
         out,
         vec!["readyok".to_string()],
         "clearing the path is silent"
+    );
+}
+
+#[test]
+fn syzygy_tables_are_found_and_probed() {
+    let mut engine = engine();
+    let out = command(
+        &mut engine,
+        &format!("setoption name SyzygyPath value {SYZYGY}"),
+    );
+    assert!(
+        out.contains(&format!(
+            "info string Syzygy: found 35 tables (up to 4 pieces) in {SYZYGY}"
+        )),
+        "{out:#?}"
+    );
+    assert!(errors(&out).is_empty(), "{out:#?}");
+    // KRvKR with the black rook attacked: only rook moves hold the draw.
+    let fen = "8/8/4k3/8/8/2r5/3K4/7R b - - 0 1";
+    let pos = parse_fen(fen, STD).unwrap();
+    engine.send(&format!("position fen {fen}"));
+    let out = engine.go("depth 6");
+    let best = assert_legal_bestmove(&out, &pos, STD);
+    assert_eq!(best.from(), Some(shakmaty::Square::C3), "{out:#?}");
+    assert_pvs_legal(&out, &pos, STD);
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(!infos.is_empty());
+    assert!(
+        infos.iter().all(|l| tbhits_of(l).is_some_and(|n| n > 0)),
+        "{out:#?}"
     );
 }
 

@@ -209,6 +209,9 @@ impl Searcher {
         if !is_root && board.halfmoves() >= 100 {
             return DRAW;
         }
+        if !is_root && let Some(score) = self.probe_tablebase(job, board, depth, alpha, beta, ply) {
+            return score;
+        }
 
         let static_eval = if in_check {
             -INFINITY

@@ -10,7 +10,9 @@
 //! * [`time`]: soft and hard time limits from the clock;
 //! * [`stability`]: stretches or shortens the soft limit as the best move
 //!   and score settle;
-//! * [`control`]: the stop flag, clock and node counters threads share;
+//! * [`control`]: the stop flag, clock, node and tablebase-hit counters
+//!   threads share;
+//! * [`tbprobe`]: the Syzygy probe inside the search;
 //! * [`pool`]: the thread pool that runs a search on every thread and picks
 //!   the result.
 //!
@@ -27,6 +29,7 @@ mod pool;
 mod pv;
 mod see;
 mod stability;
+mod tbprobe;
 mod time;
 
 use std::sync::Arc;
@@ -40,6 +43,7 @@ pub use pool::ThreadPool;
 pub use time::{TimeBudget, budget};
 
 use crate::board::{Board, KeyHistory};
+use crate::tablebase::TbConfig;
 use crate::tt::TranspositionTable;
 use ordering::OrderingTables;
 use pv::PvTable;
@@ -74,6 +78,8 @@ pub struct SearchJob {
     pub report: bool,
     /// Whether `info` lines show win-draw-loss chances (`UCI_ShowWDL`).
     pub show_wdl: bool,
+    /// Syzygy tables to probe in the search, if any.
+    pub tablebase: Option<TbConfig>,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
     finished: Sender<Option<ThreadResult>>,
     /// Tests only: (thread, depth) that panics on reaching that depth.
@@ -95,6 +101,7 @@ pub struct JobSpec {
     pub castling_mode: CastlingMode,
     pub report: bool,
     pub show_wdl: bool,
+    pub tablebase: Option<TbConfig>,
 }
 
 impl SearchJob {
@@ -116,6 +123,7 @@ impl SearchJob {
             castling_mode: spec.castling_mode,
             report: spec.report,
             show_wdl: spec.show_wdl,
+            tablebase: spec.tablebase,
             helper_results: crossbeam::channel::unbounded(),
             finished,
             #[cfg(test)]
