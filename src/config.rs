@@ -2,14 +2,15 @@
 //!
 //! Lookup order: the `--config PATH` argument, then `engine.toml` beside the
 //! executable, then the built-in defaults. Keys are option names (any case,
-//! quoted when they contain spaces); values are integers or booleans. The
-//! file never stops the engine: a broken file or entry is reported (logged,
-//! and repeated as `info string error: engine.toml: …` after `uci`) and the
-//! built-in default stays.
+//! quoted when they contain spaces); values are integers, booleans, or
+//! strings for string options (`SyzygyPath`). The file never stops the
+//! engine: a broken file or entry is reported (logged, and repeated as
+//! `info string error: engine.toml: …` after `uci`) and the built-in default
+//! stays.
 
 use std::path::Path;
 
-use crate::uci::options::{self, Options};
+use crate::uci::options::{self, Kind, Options};
 
 pub const FILE_NAME: &str = "engine.toml";
 
@@ -69,7 +70,16 @@ impl Config {
             }
         };
         for (key, value) in &table {
+            let is_string_option = matches!(options::kind_of(key), Some(Kind::String { .. }));
             let text = match value {
+                toml::Value::String(text) if is_string_option => text.clone(),
+                other if is_string_option => {
+                    config.errors.push(format!(
+                        "'{key}' must be a string, not {}",
+                        other.type_str()
+                    ));
+                    continue;
+                }
                 toml::Value::Integer(n) => n.to_string(),
                 toml::Value::Boolean(b) => b.to_string(),
                 other => {
@@ -115,6 +125,16 @@ mod tests {
         assert_eq!(config.errors.len(), 3, "{:?}", config.errors);
         assert_eq!(config.defaults.hash_mb, 16);
         assert_eq!(config.defaults.threads, 1, "clamped to the minimum");
+    }
+
+    #[test]
+    fn string_options_take_strings_only() {
+        let config = Config::parse("SyzygyPath = \"/tb/a:/tb/b\"\n");
+        assert!(config.errors.is_empty(), "{:?}", config.errors);
+        assert_eq!(config.defaults.syzygy_path, "/tb/a:/tb/b");
+        let config = Config::parse("SyzygyPath = 3\nHash = \"64\"\n");
+        assert_eq!(config.errors.len(), 2, "{:?}", config.errors);
+        assert_eq!(config.defaults, Options::default());
     }
 
     #[test]

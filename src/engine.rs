@@ -1,5 +1,6 @@
 //! The engine's state between commands: options, the transposition table,
-//! the thread pool, the game position, and the search in flight.
+//! the Syzygy tables, the thread pool, the game position, and the search in
+//! flight.
 //!
 //! Every UCI command lands in [`Engine::handle`]. Commands never block on a
 //! running search except where they must (a new `go`, `ucinewgame`, `quit`,
@@ -19,6 +20,7 @@ use crate::config::Config;
 use crate::eval::evaluate;
 use crate::output;
 use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
+use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
 use crate::uci::options::{self, Change, Options};
@@ -60,6 +62,11 @@ pub struct Engine {
     options: Options,
     config: Config,
     tt: Arc<TranspositionTable>,
+    /// The tables on `SyzygyPath` (none when it is empty).
+    tablebases: Arc<Tablebases>,
+    /// What loading the tables of `engine.toml`'s `SyzygyPath` found, told
+    /// after `uci` (a later `setoption` tells its own at once).
+    startup_tablebase_report: LoadReport,
     pool: ThreadPool,
     game: Game,
     search: Option<RunningSearch>,
@@ -69,7 +76,7 @@ impl Engine {
     /// An engine with the options from `config`. Fails only when the
     /// configured table or threads cannot be had even at their minimum.
     pub fn new(config: Config) -> Result<Engine, String> {
-        let mut options = config.defaults;
+        let mut options = config.defaults.clone();
         let tt = match TranspositionTable::new(options.hash_mb) {
             Ok(tt) => tt,
             Err(error) => {
@@ -80,10 +87,13 @@ impl Engine {
         };
         let pool = ThreadPool::new(options.threads)
             .map_err(|e| format!("cannot start search threads: {e}"))?;
+        let (tablebases, startup_tablebase_report) = Tablebases::load(&options.syzygy_path);
         Ok(Engine {
             options,
             config,
             tt: Arc::new(tt),
+            tablebases: Arc::new(tablebases),
+            startup_tablebase_report,
             pool,
             game: Game::new(Chess::default()),
             search: None,
@@ -207,6 +217,7 @@ impl Engine {
         for error in &self.config.errors {
             output::error(&format!("{}: {error}", crate::config::FILE_NAME));
         }
+        tell(&self.startup_tablebase_report);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -242,6 +253,13 @@ impl Engine {
                 };
             }
             Change::ClearHash => self.tt.clear(),
+            // A running search keeps the tables it started with.
+            Change::SyzygyPath(ref path) => {
+                let (tablebases, report) = Tablebases::load(path);
+                self.tablebases = Arc::new(tablebases);
+                self.startup_tablebase_report = LoadReport::default();
+                tell(&report);
+            }
             _ => {}
         }
         self.options.apply(parsed.change);
@@ -302,6 +320,21 @@ impl Engine {
                 root_moves = chosen;
             }
         }
+        let tablebase = TbConfig::new(&self.tablebases, &self.options);
+        let mut root_tb_hits = 0;
+        if let Some(ranking) = tablebase
+            .as_ref()
+            .and_then(|tables| tables.rank_root_moves(pos, &root_moves))
+        {
+            log::debug!(
+                "Syzygy root: {:?}, {} of {} moves kept",
+                ranking.outcome,
+                ranking.moves.len(),
+                root_moves.len()
+            );
+            root_moves = ranking.moves;
+            root_tb_hits = ranking.probes;
+        }
         let limits = go.limits;
         let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
         self.tt.new_search();
@@ -317,7 +350,9 @@ impl Engine {
             castling_mode: self.castling_mode(),
             report: true,
             show_wdl: self.options.show_wdl,
+            tablebase,
         });
+        job.control.add_tb_hits(0, root_tb_hits);
         let job = Arc::new(job);
         self.pool.start(Arc::clone(&job));
         self.search = Some(RunningSearch { job, finished });
@@ -340,6 +375,16 @@ impl Engine {
                 .collect::<Vec<_>>()
                 .join(" ")
         ));
+    }
+}
+
+/// Tells the GUI what loading the Syzygy tables found.
+fn tell(report: &LoadReport) {
+    for problem in &report.problems {
+        output::error(problem);
+    }
+    for note in &report.notes {
+        output::send(&format!("info string {note}"));
     }
 }
 

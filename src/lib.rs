@@ -2,7 +2,8 @@
 //!
 //! Data flows one way: stdin line → [`uci::command`] → [`engine::Engine`] →
 //! [`search`] threads → `info`/`bestmove` lines through [`output`] → stdout.
-//! The threads share one lockless [`tt::TranspositionTable`].
+//! The threads share one lockless [`tt::TranspositionTable`], and may probe
+//! Syzygy endgame tables ([`tablebase`]).
 
 pub mod bench;
 pub mod board;
@@ -13,6 +14,7 @@ pub mod output;
 pub mod perft;
 pub mod score;
 pub mod search;
+pub mod tablebase;
 pub mod tt;
 pub mod uci;
 pub mod wdl;

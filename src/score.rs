@@ -4,8 +4,14 @@
 //! Scores are centipawns from the side to move's point of view. A mate is
 //! `MATE - ply` (mating) or `-MATE + ply` (being mated), where `ply` counts
 //! half-moves from the root, so shorter mates score higher. Everything at or
-//! beyond `MATE_BOUND` in magnitude is a mate score. All scores fit an `i16`,
-//! which the transposition table relies on.
+//! beyond `MATE_BOUND` in magnitude is a mate score.
+//!
+//! Just below the mates lies the band of tablebase wins: a win the Syzygy
+//! tables prove, first seen at `ply`, is `TB_WIN - ply` (a loss
+//! `-TB_WIN + ply`), so it beats every evaluation, loses to every mate, and
+//! a nearer one is preferred. The band is `MAX_PLY` wide, down to
+//! `TB_WIN_BOUND`. All scores fit an `i16`, which the transposition table
+//! relies on.
 
 /// Deepest ply the search can reach; bounds the per-ply tables.
 pub const MAX_PLY: usize = 128;
@@ -16,6 +22,10 @@ pub const DRAW: i32 = 0;
 pub const MATE: i32 = 32_000;
 /// Scores beyond this magnitude are mates within `MAX_PLY`.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// The best tablebase win: one at the root.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores from this magnitude up to `TB_WIN` are tablebase wins (losses).
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// Larger than any real score: the initial alpha-beta window.
 pub const INFINITY: i32 = MATE + 1;
 
@@ -33,6 +43,16 @@ pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
+/// Score of the side to move when the tables say it wins, at `ply`.
+pub const fn tb_win_in(ply: usize) -> i32 {
+    TB_WIN - ply as i32
+}
+
+/// Score of the side to move when the tables say it loses, at `ply`.
+pub const fn tb_loss_in(ply: usize) -> i32 {
+    -TB_WIN + ply as i32
+}
+
 /// Full moves to the mate for a mate score: positive when the side to move
 /// mates, negative when it is mated (UCI `score mate N`).
 pub const fn mate_moves(score: i32) -> i32 {
@@ -44,24 +64,42 @@ pub const fn mate_moves(score: i32) -> i32 {
 }
 
 /// Converts a score relative to the root into one relative to the node at
-/// `ply`, for storing in the table: a mate is stored as its distance from
-/// that node, so it stays true wherever the node is met again.
+/// `ply`, for storing in the table: a mate or a tablebase win is stored as
+/// its distance from that node, so it stays true wherever the node is met
+/// again.
 pub const fn to_table(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
     }
 }
 
-/// The inverse of [`to_table`] for a node at `ply`.
+/// The inverse of [`to_table`] for a node at `ply`. A tablebase win met
+/// so deep that its distance from the root passes `MAX_PLY` stays a
+/// tablebase win (at `TB_WIN_BOUND`) rather than pass for an evaluation.
 pub const fn from_table(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
     if score >= MATE_BOUND {
-        score - ply as i32
+        score - ply
     } else if score <= -MATE_BOUND {
-        score + ply as i32
+        score + ply
+    } else if score >= TB_WIN_BOUND {
+        let score = score - ply;
+        if score < TB_WIN_BOUND {
+            TB_WIN_BOUND
+        } else {
+            score
+        }
+    } else if score <= -TB_WIN_BOUND {
+        let score = score + ply;
+        if score > -TB_WIN_BOUND {
+            -TB_WIN_BOUND
+        } else {
+            score
+        }
     } else {
         score
     }
@@ -89,6 +127,31 @@ mod tests {
         let stored = to_table(mate_in(5), 3);
         assert_eq!(stored, mate_in(2));
         assert_eq!(from_table(stored, 7), mate_in(9));
+    }
+
+    #[test]
+    fn tablebase_wins_lie_between_evaluations_and_mates() {
+        assert!(tb_win_in(0) < mate_in(MAX_PLY));
+        assert!(tb_win_in(MAX_PLY) == TB_WIN_BOUND);
+        assert!(tb_loss_in(3) == -tb_win_in(3));
+        for ply in 0..=MAX_PLY {
+            assert!(!is_mate(tb_win_in(ply)) && !is_mate(tb_loss_in(ply)));
+            assert!(tb_win_in(ply) > tb_win_in(ply + 1));
+        }
+    }
+
+    #[test]
+    fn tablebase_wins_survive_the_table() {
+        // A win proven 4 plies below a node at ply 6, met again at ply 2.
+        let stored = to_table(tb_win_in(10), 6);
+        assert_eq!(stored, tb_win_in(4));
+        assert_eq!(from_table(stored, 6), tb_win_in(10));
+        assert_eq!(from_table(stored, 2), tb_win_in(6));
+        assert_eq!(from_table(to_table(tb_loss_in(9), 9), 9), tb_loss_in(9));
+        assert!(i16::try_from(to_table(tb_win_in(0), MAX_PLY)).is_ok());
+        // Met too deep to count the distance, it is still a tablebase win.
+        assert_eq!(from_table(tb_win_in(100), 100), TB_WIN_BOUND);
+        assert_eq!(from_table(tb_loss_in(100), 100), -TB_WIN_BOUND);
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! Perft against the shared suites, through the library: the move
-//! generator (shakmaty's) and our copy-make path (`Board::play`, which also
-//! keeps the Zobrist key) must reproduce every known leaf count.
+//! Perft against the suites in `tests/data/perft/`, through the library:
+//! the move generator (shakmaty's) and our copy-make path (`Board::play`,
+//! which also keeps the Zobrist key) must reproduce every known leaf count.
 //!
 //! To keep the suite fast, each position is checked at every depth whose
 //! expected count is at most [`NODE_CAP`] (the edge cases at their one given
@@ -14,19 +14,13 @@ use shakmaty::{CastlingMode, Chess, PositionError};
 /// Largest expected leaf count checked.
 const NODE_CAP: u64 = 5_000_000;
 
-const STANDARD: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft/standard.epd"
-);
-const CHESS960: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft/chess960.epd"
-);
+const STANDARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft/standard.epd");
+const CHESS960: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft/chess960.epd");
 const EDGE_CASES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft/edge_cases.epd"
+    "/tests/data/perft/edge_cases.epd"
 );
-const CPW: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/cpw.epd");
+const CPW: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft/cpw.epd");
 
 /// One suite line: the FEN and its (depth, count) pairs.
 struct Case {

@@ -18,7 +18,7 @@ fn random_game(choices: &[u16], chess960: Option<u16>) -> Vec<Board> {
         Some(index) => {
             let fens = include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../shared/data/openings/chess960.epd"
+                "/tests/data/openings/chess960.epd"
             ));
             let fen = fens.lines().nth(usize::from(index) % 960).unwrap();
             let fen: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");

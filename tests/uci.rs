@@ -20,21 +20,19 @@ const C960: CastlingMode = CastlingMode::Chess960;
 
 const CANDIDATES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/bench/candidate_positions.fen"
+    "/tests/data/bench/candidate_positions.fen"
 );
-const MATE_IN_2: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/epd/mate_in_2.epd"
-);
+const MATE_IN_2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/epd/mate_in_2.epd");
 const MALFORMED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/edge/malformed_fens.epd"
+    "/tests/data/edge/malformed_fens.epd"
 );
 const REPETITIONS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/edge/repetition_sequences.txt"
+    "/tests/data/edge/repetition_sequences.txt"
 );
-const RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/edge/rules.epd");
+const RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/edge/rules.epd");
+const SYZYGY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 /// A short pause during which the engine must stay silent or keep searching.
 const QUIET: Duration = Duration::from_millis(300);
@@ -109,6 +107,10 @@ fn uci_handshake_lists_the_options_then_uciok() {
         "Ponder",
         "UCI_Chess960",
         "UCI_ShowWDL",
+        "SyzygyPath",
+        "SyzygyProbeDepth",
+        "Syzygy50MoveRule",
+        "SyzygyProbeLimit",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(
@@ -264,7 +266,7 @@ fn ponder_then_stop_gives_one_bestmove() {
 // ---------------------------------------------------------------------------
 // Legal moves under every kind of limit.
 
-/// Ten varied positions from the shared candidate list.
+/// Ten varied positions from the candidate list in `tests/data/bench/`.
 fn sample_positions() -> Vec<Chess> {
     let text = read_data(CANDIDATES);
     let all: Vec<Chess> = text
@@ -1092,7 +1094,7 @@ fn chess960_castling_is_king_takes_rook() {
     assert_eq!(fen_of(&castled), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
     assert_eq!(engine_fen(&mut engine), fen_of(&castled));
 
-    // A Chess960 start position from the shared perft suite; both sides
+    // A Chess960 start position from the perft suite; both sides
     // castle king-takes-rook.
     let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
     let moves = ["f1f2", "f8e8", "g1h1"];
@@ -1196,6 +1198,110 @@ fn perft_and_bench_inside_the_uci_loop() {
     assert_eq!(
         engine_fen(&mut engine),
         fen_of(&position(None, &["e2e4"], STD))
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Syzygy tablebases.
+
+/// The `tbhits` count of an `info … tbhits N` line.
+fn tbhits_of(line: &str) -> Option<u64> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let at = tokens.iter().position(|&t| t == "tbhits")?;
+    tokens.get(at + 1)?.parse().ok()
+}
+
+#[test]
+fn a_bad_syzygy_path_is_reported_and_the_engine_plays_on() {
+    let mut engine = engine();
+    let out = command(
+        &mut engine,
+        "setoption name SyzygyPath value /nonexistent/rookery-syzygy",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string error: SyzygyPath: ")
+                && l.contains("/nonexistent/rookery-syzygy")),
+        "{out:#?}"
+    );
+    assert!(
+        out.contains(
+            &"info string Syzygy: no tables found; playing without tablebases".to_string()
+        ),
+        "{out:#?}"
+    );
+    let fen = "8/8/3k4/8/8/8/6Q1/7K w - - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    let out = engine.go("depth 6");
+    assert_legal_bestmove(&out, &parse_fen(fen, STD).unwrap(), STD);
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(!infos.is_empty());
+    assert!(infos.iter().all(|l| tbhits_of(l) == Some(0)), "{out:#?}");
+
+    let out = command(&mut engine, "setoption name SyzygyPath value <empty>");
+    assert_eq!(
+        out,
+        vec!["readyok".to_string()],
+        "clearing the path is silent"
+    );
+}
+
+#[test]
+fn syzygy_tables_are_found_and_probed() {
+    let mut engine = engine();
+    let out = command(
+        &mut engine,
+        &format!("setoption name SyzygyPath value {SYZYGY}"),
+    );
+    assert!(
+        out.contains(&format!(
+            "info string Syzygy: found 35 tables (up to 4 pieces) in {SYZYGY}"
+        )),
+        "{out:#?}"
+    );
+    assert!(errors(&out).is_empty(), "{out:#?}");
+    // KRvKR with the black rook attacked: only rook moves hold the draw.
+    let fen = "8/8/4k3/8/8/2r5/3K4/7R b - - 0 1";
+    let pos = parse_fen(fen, STD).unwrap();
+    engine.send(&format!("position fen {fen}"));
+    let out = engine.go("depth 6");
+    let best = assert_legal_bestmove(&out, &pos, STD);
+    assert_eq!(best.from(), Some(shakmaty::Square::C3), "{out:#?}");
+    assert_pvs_legal(&out, &pos, STD);
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(!infos.is_empty());
+    assert!(
+        infos.iter().all(|l| tbhits_of(l).is_some_and(|n| n > 0)),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn syzygy_path_from_the_config_file() {
+    let path = config_file(
+        "uci_test_syzygy.toml",
+        &format!("SyzygyPath = \"{SYZYGY}\"\nSyzygyProbeDepth = 3\n"),
+    );
+    let mut engine = Engine::start_with_args(&["--config", &path]);
+    let lines = engine.handshake();
+    assert!(
+        lines.contains(&format!(
+            "option name SyzygyPath type string default {SYZYGY}"
+        )),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.contains(
+            &"option name SyzygyProbeDepth type spin default 3 min 1 max 100".to_string()
+        )
+    );
+    let after = engine.sync();
+    assert_eq!(
+        after,
+        vec![
+            format!("info string Syzygy: found 35 tables (up to 4 pieces) in {SYZYGY}"),
+            "readyok".to_string()
+        ]
     );
 }
 

@@ -79,6 +79,7 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<Summary, 
             castling_mode: CastlingMode::Standard,
             report: false,
             show_wdl: false,
+            tablebase: None,
         });
         let job = Arc::new(job);
         let start = Instant::now();

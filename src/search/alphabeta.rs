@@ -222,6 +222,15 @@ impl Searcher {
         if table_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
+        // Not in check, where a mate should score as a mate, nor in a
+        // singular test, whose result is not the node's.
+        if !is_root
+            && !in_check
+            && excluded.is_none()
+            && let Some(score) = self.probe_tablebase(job, board, depth, alpha, beta, ply)
+        {
+            return score;
+        }
 
         let raw_eval = if in_check {
             NO_EVAL

@@ -1,9 +1,12 @@
 //! The few things every thread of one search shares besides the table: the
-//! stop flag, the ponder flag, the clock and the per-thread node counters.
+//! stop flag, the ponder flag, the clock and the per-thread node and
+//! tablebase-hit counters.
 //!
 //! All are atomics read with relaxed ordering: a thread that sees `stop` a
-//! few nodes late only searches a few nodes more. Node counters sit on their
-//! own cache lines so threads publishing their counts do not slow each other.
+//! few nodes late only searches a few nodes more. Counters sit on their own
+//! cache lines so threads publishing their counts do not slow each other.
+//! A thread publishes its node count now and then, but adds each tablebase
+//! hit at once: a hit is rare next to the table read it stands for.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -18,6 +21,7 @@ pub struct SearchControl {
     /// `ponderhit`, when the real clock starts.
     clock_start_ns: AtomicU64,
     nodes: Vec<CachePadded<AtomicU64>>,
+    tb_hits: Vec<CachePadded<AtomicU64>>,
 }
 
 impl SearchControl {
@@ -27,9 +31,8 @@ impl SearchControl {
             pondering: AtomicBool::new(pondering),
             created: Instant::now(),
             clock_start_ns: AtomicU64::new(0),
-            nodes: (0..threads.max(1))
-                .map(|_| CachePadded::new(AtomicU64::new(0)))
-                .collect(),
+            nodes: counters(threads),
+            tb_hits: counters(threads),
         }
     }
 
@@ -71,9 +74,26 @@ impl SearchControl {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
+    /// Counts `hits` tablebase probes that answered, by thread `id`.
+    pub fn add_tb_hits(&self, id: usize, hits: u64) {
+        self.tb_hits[id].fetch_add(hits, Ordering::Relaxed);
+    }
+
+    /// Tablebase hits of all threads.
+    pub fn total_tb_hits(&self) -> u64 {
+        self.tb_hits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
     pub fn thread_count(&self) -> usize {
         self.nodes.len()
     }
+}
+
+/// One zeroed counter per thread (at least one).
+fn counters(threads: usize) -> Vec<CachePadded<AtomicU64>> {
+    (0..threads.max(1))
+        .map(|_| CachePadded::new(AtomicU64::new(0)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -106,5 +126,14 @@ mod tests {
         control.set_nodes(2, 7);
         assert_eq!(control.total_nodes(), 12);
         assert_eq!(control.thread_count(), 3);
+    }
+
+    #[test]
+    fn tablebase_hits_add_up_over_threads() {
+        let control = SearchControl::new(2, false);
+        control.add_tb_hits(0, 3);
+        control.add_tb_hits(1, 1);
+        control.add_tb_hits(1, 1);
+        assert_eq!(control.total_tb_hits(), 5);
     }
 }

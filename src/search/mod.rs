@@ -14,7 +14,9 @@
 //! * [`time`]: soft and hard time limits from the clock;
 //! * [`stability`]: stretches or shortens the soft limit as the best move
 //!   and score settle;
-//! * [`control`]: the stop flag, clock and node counters threads share;
+//! * [`control`]: the stop flag, clock, node and tablebase-hit counters
+//!   threads share;
+//! * [`tbprobe`]: the Syzygy probe inside the search;
 //! * [`pool`]: the thread pool that runs a search on every thread and picks
 //!   the result.
 //!
@@ -35,6 +37,7 @@ mod quiescence;
 mod see;
 mod stability;
 mod stop;
+mod tbprobe;
 mod time;
 
 use std::sync::Arc;
@@ -49,6 +52,7 @@ pub use time::{TimeBudget, budget};
 
 use crate::board::{Board, KeyHistory};
 use crate::score::MAX_PLY;
+use crate::tablebase::TbConfig;
 use crate::tt::TranspositionTable;
 use alphabeta::NO_EVAL;
 use correction::CorrectionHistory;
@@ -98,6 +102,8 @@ pub struct SearchJob {
     pub report: bool,
     /// Whether `info` lines show win-draw-loss chances (`UCI_ShowWDL`).
     pub show_wdl: bool,
+    /// Syzygy tables to probe in the search, if any.
+    pub tablebase: Option<TbConfig>,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
     finished: Sender<Option<ThreadResult>>,
     /// Tests only: (thread, depth) that panics on reaching that depth.
@@ -122,6 +128,7 @@ pub struct JobSpec {
     pub castling_mode: CastlingMode,
     pub report: bool,
     pub show_wdl: bool,
+    pub tablebase: Option<TbConfig>,
 }
 
 impl SearchJob {
@@ -143,6 +150,7 @@ impl SearchJob {
             castling_mode: spec.castling_mode,
             report: spec.report,
             show_wdl: spec.show_wdl,
+            tablebase: spec.tablebase,
             helper_results: crossbeam::channel::unbounded(),
             finished,
             #[cfg(test)]

@@ -214,6 +214,7 @@ mod tests {
             castling_mode: CastlingMode::Standard,
             report: false,
             show_wdl: false,
+            tablebase: None,
         })
     }
 

@@ -48,6 +48,7 @@ fn job(root: Board, game_keys: Vec<u64>, limits: Limits, multipv: usize) -> Sear
         castling_mode: CastlingMode::Standard,
         report: false,
         show_wdl: false,
+        tablebase: None,
     })
     .0
 }

@@ -2,8 +2,11 @@
 //!
 //! Scores are from the side to move: `cp N`, or `mate N` counting full moves
 //! (negative when the side to move is mated), then `lowerbound` for a first
-//! iteration cut short (its other root moves are unsearched), then under `UCI_ShowWDL`
-//! by `wdl W D L`, the per-mille chances of [`crate::wdl`]. Moves are
+//! iteration cut short (its other root moves are unsearched), then under
+//! `UCI_ShowWDL` `wdl W D L`, the per-mille chances of [`crate::wdl`]. A win
+//! the Syzygy tables prove is a `cp` score above 31,700
+//! ([`crate::score::TB_WIN_BOUND`]); `tbhits` counts their probes that
+//! answered. Moves are
 //! written in UCI notation, castling as king-takes-rook only under
 //! `UCI_Chess960`.
 
@@ -45,13 +48,14 @@ pub fn iteration(job: &SearchJob, result: &ThreadResult, multipv: usize) -> Stri
         score_text += &format!(" wdl {} {} {}", chances.win, chances.draw, chances.loss);
     }
     format!(
-        "info depth {} seldepth {} multipv {multipv} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {multipv} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         result.depth,
         result.seldepth,
         score_text,
         nodes,
         nps,
         job.tt.hashfull(),
+        job.control.total_tb_hits(),
         millis,
         pv.join(" ")
     )

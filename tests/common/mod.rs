@@ -26,7 +26,7 @@ pub const PROMPT: Duration = Duration::from_secs(2);
 /// parallel can be slow).
 pub const SEARCH: Duration = Duration::from_secs(30);
 
-/// Reads a shared data file, failing with its path.
+/// Reads a test data file, failing with its path.
 pub fn read_data(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
