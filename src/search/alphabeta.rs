@@ -6,8 +6,7 @@
 //!    at the horizon [`quiescence`](super::quiescence);
 //! 2. a transposition-table probe: a cutoff in non-PV nodes, else its move
 //!    is tried first; a node with no table move searches one ply shallower
-//!    (internal iterative reduction). The static evaluation is corrected by
-//!    [`correction`](super::correction) history;
+//!    (internal iterative reduction);
 //! 3. in quiet non-PV positions, static pruning: reverse futility (the
 //!    static evaluation is far above beta) and null move (passing still
 //!    fails high), both less eager when the evaluation is falling;
@@ -18,17 +17,6 @@
 //!    In shallow nodes late quiet moves are skipped (late-move pruning),
 //!    as are quiet moves when the evaluation is far below alpha (futility)
 //!    and moves that lose too much by static exchange (SEE pruning).
-//!
-//! **Singular extensions**: when the table says its move is good (a lower
-//! bound, searched nearly as deep), a shallow search of every other move
-//! against a bound just below the table score tells whether it is the only
-//! good move. Then it is extended one ply (two in non-PV nodes when the
-//! others fall far short, at most a few times per path); when the others
-//! also beat beta the node is cut at once (multi-cut); when they merely
-//! beat the lowered bound and the table move already beat beta, it is
-//! searched a ply shallower (negative extension). The test is the node
-//! searched again at the same ply with the table move excluded, which
-//! neither cuts on nor stores to the table.
 //!
 //! A position is "improving" when its static evaluation beats the one of
 //! two plies earlier (the same side to move): pruning trusts a falling
@@ -64,17 +52,6 @@ const NULL_MOVE_MAX_EVAL_REDUCTION: i32 = 3;
 
 /// Nodes at least this deep without a table move search one ply less.
 const IIR_MIN_DEPTH: i32 = 4;
-
-/// Singular extensions: from this depth, a table move whose stored result
-/// is at most [`SINGULAR_TABLE_DEPTH_MARGIN`] plies shallower is tested.
-const SINGULAR_MIN_DEPTH: i32 = 8;
-const SINGULAR_TABLE_DEPTH_MARGIN: i32 = 3;
-/// The others must fail below the table score less this much per depth.
-const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
-/// Failing below by this much more extends by two plies (non-PV nodes).
-const DOUBLE_EXTENSION_MARGIN: i32 = 20;
-/// At most this many double extensions on one path.
-const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 8;
 const LATE_MOVE_PRUNING_BASE: i32 = 3;
@@ -170,7 +147,6 @@ impl Searcher {
         }
         let is_root = ply == 0;
         let is_pv = beta - alpha > 1;
-        let excluded = self.stack[ply].excluded;
         self.pv.clear(ply);
         let in_check = board.is_check();
 
@@ -204,13 +180,7 @@ impl Searcher {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
 
-        // A singular test searches this node without its table move: the
-        // table's result is not its result.
-        let hit = if excluded.is_some() {
-            None
-        } else {
-            job.tt.probe(board.key(), ply)
-        };
+        let hit = job.tt.probe(board.key(), ply);
         if let Some(hit) = hit
             && !is_pv
             && hit.depth >= depth
@@ -219,36 +189,26 @@ impl Searcher {
             return hit.score;
         }
         let table_move = hit.and_then(|h| h.best_move.to_move(board.pos()));
-        if table_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
+        if table_move.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
-        // Not in check, where a mate should score as a mate, nor in a
-        // singular test, whose result is not the node's.
+        // Not in check, where a mate should score as a mate.
         if !is_root
             && !in_check
-            && excluded.is_none()
             && let Some(score) = self.probe_tablebase(job, board, depth, alpha, beta, ply)
         {
             return score;
         }
 
-        let raw_eval = if in_check {
+        let static_eval = if in_check {
             NO_EVAL
-        } else if excluded.is_some() {
-            self.stack[ply].static_eval
         } else {
             hit.map_or_else(|| evaluate(board), |h| h.static_eval)
         };
-        let static_eval = if in_check || excluded.is_some() {
-            raw_eval
-        } else {
-            self.correction.corrected(board, raw_eval)
-        };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
-        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
 
-        if !is_pv && !in_check && excluded.is_none() {
+        if !is_pv && !in_check {
             if depth <= REVERSE_FUTILITY_MAX_DEPTH
                 && !is_mate(beta)
                 && static_eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
@@ -286,46 +246,6 @@ impl Searcher {
             }
         }
 
-        let mut table_move_extension = 0;
-        if let (Some(hit), Some(_)) = (hit, table_move)
-            && !is_root
-            && depth >= SINGULAR_MIN_DEPTH
-            && hit.depth >= depth - SINGULAR_TABLE_DEPTH_MARGIN
-            && hit.bound != Bound::Upper
-            && !is_mate(hit.score)
-        {
-            let singular_beta = hit.score - SINGULAR_MARGIN_PER_DEPTH * depth;
-            self.stack[ply].excluded = table_move;
-            let score = self.negamax(
-                job,
-                board,
-                (depth - 1) / 2,
-                singular_beta - 1,
-                singular_beta,
-                ply,
-                false,
-            );
-            self.stack[ply].excluded = None;
-            if self.aborted {
-                return DRAW;
-            }
-            if score < singular_beta {
-                table_move_extension = 1;
-                let doubles = self.stack[ply].double_extensions;
-                if !is_pv
-                    && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                    && doubles < MAX_DOUBLE_EXTENSIONS
-                {
-                    table_move_extension = 2;
-                    self.stack[ply + 1].double_extensions = doubles + 1;
-                }
-            } else if singular_beta >= beta {
-                return singular_beta;
-            } else if hit.score >= beta {
-                table_move_extension = -1;
-            }
-        }
-
         let futile = !is_pv
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
@@ -351,7 +271,6 @@ impl Searcher {
         });
         let mut picker = MovePicker::new(
             table_move,
-            excluded,
             given,
             Ordering {
                 turn,
@@ -393,12 +312,7 @@ impl Searcher {
             move_number += 1;
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
-            let extension = if Some(m) == table_move {
-                table_move_extension
-            } else {
-                0
-            };
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1;
             let score = if move_number == 1 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
@@ -463,26 +377,7 @@ impl Searcher {
         }
 
         if legal_moves == 0 {
-            return if excluded.is_some() {
-                alpha
-            } else if in_check {
-                mated_in(ply)
-            } else {
-                DRAW
-            };
-        }
-        if excluded.is_some() {
-            return best_score;
-        }
-        let bound = Bound::for_window(best_score, original_alpha, beta);
-        let decided_quietly = best_move.is_none_or(|m| !is_tactical(m));
-        let trustworthy = match bound {
-            Bound::Lower => best_score > static_eval,
-            Bound::Upper => best_score < static_eval,
-            Bound::Exact => true,
-        };
-        if !in_check && decided_quietly && trustworthy && !is_mate(best_score) {
-            self.correction.update(board, depth, best_score, raw_eval);
+            return if in_check { mated_in(ply) } else { DRAW };
         }
         if !is_root || self.excluded_root_moves.is_empty() {
             job.tt.store(
@@ -490,9 +385,9 @@ impl Searcher {
                 TtStore {
                     best_move,
                     score: best_score,
-                    static_eval: raw_eval,
+                    static_eval,
                     depth,
-                    bound,
+                    bound: Bound::for_window(best_score, original_alpha, beta),
                     ply,
                 },
             );

@@ -8,7 +8,6 @@
 //! * [`driver`]: iterative deepening, aspiration windows, reporting;
 //! * [`movepick`]: the order in which a node tries its moves;
 //! * [`history`]: what a thread learns about moves (killers, histories);
-//! * [`correction`]: what it learns about the evaluation's errors;
 //! * [`pv`]: the principal-variation table;
 //! * [`see`]: static exchange evaluation of captures;
 //! * [`time`]: soft and hard time limits from the clock;
@@ -26,7 +25,6 @@
 
 mod alphabeta;
 mod control;
-mod correction;
 mod driver;
 mod history;
 mod limits;
@@ -55,7 +53,6 @@ use crate::score::MAX_PLY;
 use crate::tablebase::TbConfig;
 use crate::tt::TranspositionTable;
 use alphabeta::NO_EVAL;
-use correction::CorrectionHistory;
 use history::{Histories, PieceTo};
 use pv::PvTable;
 use stability::Stability;
@@ -169,10 +166,6 @@ struct PlyState {
     static_eval: i32,
     /// The move being searched from this ply (`None` for a null move).
     moved: Option<PieceTo>,
-    /// The table move left out while testing whether it is singular.
-    excluded: Option<Move>,
-    /// Double extensions on the path up to this ply.
-    double_extensions: u8,
 }
 
 impl Default for PlyState {
@@ -180,8 +173,6 @@ impl Default for PlyState {
         PlyState {
             static_eval: NO_EVAL,
             moved: None,
-            excluded: None,
-            double_extensions: 0,
         }
     }
 }
@@ -190,7 +181,6 @@ impl Default for PlyState {
 pub struct Searcher {
     id: usize,
     histories: Box<Histories>,
-    correction: CorrectionHistory,
     stack: Vec<PlyState>,
     pv: PvTable,
     keys: KeyHistory,
@@ -217,7 +207,6 @@ impl Searcher {
         Searcher {
             id,
             histories: Box::default(),
-            correction: CorrectionHistory::default(),
             stack: vec![PlyState::default(); MAX_PLY + 1],
             pv: PvTable::default(),
             keys: KeyHistory::default(),

@@ -74,7 +74,6 @@ pub struct Ordering {
 pub struct MovePicker {
     stage: Stage,
     table_move: Option<Move>,
-    excluded: Option<Move>,
     /// Root moves given by the job, instead of generating.
     given: Option<MoveList>,
     ordering: Option<Ordering>,
@@ -85,22 +84,15 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A main-search picker. `table_move` must be legal in the node (or
-    /// `None`); `excluded` is never handed out (a singular test); `given`
-    /// replaces move generation (the root).
-    pub fn new(
-        table_move: Option<Move>,
-        excluded: Option<Move>,
-        given: Option<MoveList>,
-        ordering: Ordering,
-    ) -> Self {
+    /// `None`); `given` replaces move generation (the root).
+    pub fn new(table_move: Option<Move>, given: Option<MoveList>, ordering: Ordering) -> Self {
         let table_move = match &given {
             Some(moves) => table_move.filter(|m| moves.contains(m)),
             None => table_move,
         };
         MovePicker {
             stage: Stage::TableMove,
-            table_move: table_move.filter(|&m| Some(m) != excluded),
-            excluded,
+            table_move,
             given,
             ordering: Some(ordering),
             moves: MoveList::new(),
@@ -114,7 +106,6 @@ impl MovePicker {
         let mut picker = MovePicker {
             stage: Stage::Scored,
             table_move: None,
-            excluded: None,
             given: None,
             ordering: None,
             moves,
@@ -157,9 +148,8 @@ impl MovePicker {
             .given
             .take()
             .unwrap_or_else(|| board.pos().legal_moves());
-        let (table_move, excluded) = (self.table_move, self.excluded);
-        if table_move.is_some() || excluded.is_some() {
-            moves.retain(|m| Some(*m) != table_move && Some(*m) != excluded);
+        if let Some(table_move) = self.table_move {
+            moves.retain(|m| *m != table_move);
         }
         let ordering = self.ordering.as_ref().expect("a main-search picker");
         for (slot, &m) in self.scores.iter_mut().zip(moves.iter()) {
@@ -231,7 +221,7 @@ mod tests {
         let board = board_at("4k3/8/3p4/r2qp3/4P3/8/8/R2RQK2 w - - 0 1");
         let moves = board.pos().legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
-        let mut picker = MovePicker::new(Some(quiet), None, None, ordering(&board));
+        let mut picker = MovePicker::new(Some(quiet), None, ordering(&board));
         let order = all(&mut picker, &board);
         assert_eq!(order.len(), moves.len());
         assert_eq!(order[0], quiet);
@@ -242,7 +232,7 @@ mod tests {
 
         // Qxe6 dxe6 loses the queen: it comes after every quiet move.
         let board = board_at("4k3/3p4/4p3/8/8/8/8/4QK2 w - - 0 1");
-        let mut picker = MovePicker::new(None, None, None, ordering(&board));
+        let mut picker = MovePicker::new(None, None, ordering(&board));
         let last = *all(&mut picker, &board).last().unwrap();
         assert_eq!(
             (last.role(), last.capture()),
@@ -257,7 +247,7 @@ mod tests {
         let mut order = ordering(&board);
         order.killers = [Some(moves[5]), Some(moves[9])];
         order.countermove = Some(moves[12]);
-        let mut picker = MovePicker::new(None, None, None, order);
+        let mut picker = MovePicker::new(None, None, order);
         let sequence = all(&mut picker, &board);
         assert_eq!(&sequence[..3], &[moves[5], moves[9], moves[12]]);
     }
@@ -267,7 +257,7 @@ mod tests {
         let board = Board::startpos();
         let moves = board.pos().legal_moves();
         let given: MoveList = moves[..3].iter().copied().collect();
-        let mut picker = MovePicker::new(Some(moves[10]), None, Some(given), ordering(&board));
+        let mut picker = MovePicker::new(Some(moves[10]), Some(given), ordering(&board));
         let sequence = all(&mut picker, &board);
         assert_eq!(sequence.len(), 3);
         assert!(!sequence.contains(&moves[10]));
