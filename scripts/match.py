@@ -213,6 +213,8 @@ class GameRecord:
     termination: str
     fault: Optional[tuple[int, str]]  # (engine index, fault kind)
     pgn: chess.pgn.Game
+    # Per engine: tablebase hits summed over its moves, and moves with any.
+    tbhits: tuple[list[int], list[int]] = field(default_factory=lambda: ([0, 0], [0, 0]))
 
     def points(self, engine: int) -> float:
         """Return the points scored by engine ``engine`` (0 or 1)."""
@@ -395,6 +397,7 @@ def play_game(players: list[Player], white: int, start: chess.Board, cfg: MatchC
     game_id = object()  # a new game object makes python-chess send ucinewgame/new
     clocks = {chess.WHITE: tc.base or 0.0, chess.BLACK: tc.base or 0.0}
     white_scores: list[Optional[int]] = []
+    tbhits: tuple[list[int], list[int]] = ([0, 0], [0, 0])
     comments: list[str] = []
     fault: Optional[tuple[int, str]] = None
 
@@ -432,6 +435,9 @@ def play_game(players: list[Player], white: int, start: chess.Board, cfg: MatchC
             result, termination, fault = loss_for(mover), "nomove: engine returned no move", (index, "nomove")
             break
         comments.append(format_comment(played, mover, elapsed))
+        if hits := played.info.get("tbhits"):
+            tbhits[0][index] += hits
+            tbhits[1][index] += 1
         score = played.info.get("score")
         white_scores.append(score.white().score(mate_score=100000) if score is not None else None)
         board.push(played.move)
@@ -440,7 +446,8 @@ def play_game(players: list[Player], white: int, start: chess.Board, cfg: MatchC
             break
 
     return GameRecord(number, pair, white, result, termination, fault,
-                      build_pgn(board, start, comments, cfg, number, players, white, result, termination))
+                      build_pgn(board, start, comments, cfg, number, players, white, result, termination),
+                      tbhits)
 
 
 def build_pgn(board: chess.Board, start: chess.Board, comments: list[str], cfg: MatchConfig,
@@ -478,6 +485,8 @@ class Tally:
     terminations: Counter = field(default_factory=Counter)
     penta: list[int] = field(default_factory=lambda: [0] * 5)
     pending_pairs: dict[int, float] = field(default_factory=dict)
+    tbhits: list[int] = field(default_factory=lambda: [0, 0])
+    tb_moves: list[int] = field(default_factory=lambda: [0, 0])
 
     def add(self, rec: GameRecord) -> None:
         """Account for one finished game."""
@@ -487,6 +496,9 @@ class Tally:
         self.losses += points == 0.0
         if rec.fault is not None:
             self.faults[rec.fault[0]][rec.fault[1]] += 1
+        for engine in (0, 1):
+            self.tbhits[engine] += rec.tbhits[0][engine]
+            self.tb_moves[engine] += rec.tbhits[1][engine]
         self.terminations[rec.termination.split(":")[0].split(" (")[0]] += 1
         if rec.pair in self.pending_pairs:
             self.penta[stats.pentanomial_bucket(self.pending_pairs.pop(rec.pair), points)] += 1
@@ -521,6 +533,8 @@ class Tally:
         lines.append(f"Pentanomial [LL LD DD/WL WD WW]: {self.penta}")
         lines.append("Terminations: " + ", ".join(f"{k}={v}" for k, v in sorted(self.terminations.items())))
         lines.extend(self.fault_line(i) for i in (0, 1))
+        lines.extend(f"engine{i + 1} ({self.names[i]}): tbhits={self.tbhits[i]} "
+                     f"in {self.tb_moves[i]} moves" for i in (0, 1) if self.tb_moves[i])
         if sprt is not None:
             elo0, elo1, alpha, beta = sprt
             llr = stats.sprt_llr(self.penta, elo0, elo1)
