@@ -2,7 +2,9 @@
 //!
 //! One table, [`SPECS`], declares every option once; `uci` prints it,
 //! `setoption` and `engine.toml` both go through [`parse_change`], so the
-//! command line, the config file and the GUI validate the same way. Names
+//! command line, the config file and the GUI validate the same way. Each
+//! option has an [`Id`], and every match on it is exhaustive: a new option
+//! cannot fall into another option's branch. Names
 //! are matched case-insensitively. A number out of range is clamped (and
 //! said so); a value that is not a number or boolean is rejected. A string
 //! option takes the rest of the line as it is; empty, or `<empty>` as UCI
@@ -30,10 +32,53 @@ pub enum Kind {
     String { default: &'static str },
 }
 
+/// Which option a [`Spec`] declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Id {
+    Hash,
+    Threads,
+    MoveOverhead,
+    ClearHash,
+    MultiPv,
+    Ponder,
+    Chess960,
+    ShowWdl,
+    SyzygyPath,
+    SyzygyProbeDepth,
+    Syzygy50MoveRule,
+    SyzygyProbeLimit,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
+    pub id: Id,
     pub name: &'static str,
     pub kind: Kind,
+}
+
+/// A validated value of an option's kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Value {
+    Number(i64),
+    Flag(bool),
+    Text(String),
+    Press,
+}
+
+impl Value {
+    fn number(&self) -> Option<i64> {
+        match self {
+            Value::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    fn flag(&self) -> Option<bool> {
+        match self {
+            Value::Flag(on) => Some(*on),
+            _ => None,
+        }
+    }
 }
 
 pub const HASH: &str = "Hash";
@@ -52,6 +97,7 @@ pub const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
 /// Every option, in the order `uci` lists them.
 pub const SPECS: [Spec; 12] = [
     Spec {
+        id: Id::Hash,
         name: HASH,
         kind: Kind::Spin {
             default: 16,
@@ -60,6 +106,7 @@ pub const SPECS: [Spec; 12] = [
         },
     },
     Spec {
+        id: Id::Threads,
         name: THREADS,
         kind: Kind::Spin {
             default: 1,
@@ -68,6 +115,7 @@ pub const SPECS: [Spec; 12] = [
         },
     },
     Spec {
+        id: Id::MoveOverhead,
         name: MOVE_OVERHEAD,
         kind: Kind::Spin {
             default: 10,
@@ -76,10 +124,12 @@ pub const SPECS: [Spec; 12] = [
         },
     },
     Spec {
+        id: Id::ClearHash,
         name: CLEAR_HASH,
         kind: Kind::Button,
     },
     Spec {
+        id: Id::MultiPv,
         name: MULTIPV,
         kind: Kind::Spin {
             default: 1,
@@ -88,22 +138,27 @@ pub const SPECS: [Spec; 12] = [
         },
     },
     Spec {
+        id: Id::Ponder,
         name: PONDER,
         kind: Kind::Check { default: false },
     },
     Spec {
+        id: Id::Chess960,
         name: CHESS960,
         kind: Kind::Check { default: false },
     },
     Spec {
+        id: Id::ShowWdl,
         name: SHOW_WDL,
         kind: Kind::Check { default: false },
     },
     Spec {
+        id: Id::SyzygyPath,
         name: SYZYGY_PATH,
         kind: Kind::String { default: "" },
     },
     Spec {
+        id: Id::SyzygyProbeDepth,
         name: SYZYGY_PROBE_DEPTH,
         kind: Kind::Spin {
             default: 1,
@@ -112,10 +167,12 @@ pub const SPECS: [Spec; 12] = [
         },
     },
     Spec {
+        id: Id::Syzygy50MoveRule,
         name: SYZYGY_50_MOVE_RULE,
         kind: Kind::Check { default: true },
     },
     Spec {
+        id: Id::SyzygyProbeLimit,
         name: SYZYGY_PROBE_LIMIT,
         kind: Kind::Spin {
             default: MAX_SYZYGY_PIECES,
@@ -162,18 +219,14 @@ impl Default for Options {
             syzygy_probe_limit: 0,
         };
         for spec in SPECS {
-            match spec.kind {
-                Kind::Spin { default, .. } => {
-                    options.apply(spin_change(spec.name, default));
-                }
-                Kind::Check { default } => {
-                    options.apply(check_change(spec.name, default));
-                }
-                Kind::String { default } => {
-                    options.apply(string_change(spec.name, default));
-                }
-                Kind::Button => {}
-            }
+            let default = match spec.kind {
+                Kind::Spin { default, .. } => Value::Number(default),
+                Kind::Check { default } => Value::Flag(default),
+                Kind::String { default } => Value::Text(default.to_string()),
+                Kind::Button => Value::Press,
+            };
+            let change = change(spec.id, default).expect("defaults match their kinds");
+            options.apply(change);
         }
         options
     }
@@ -220,83 +273,71 @@ impl Options {
     pub fn uci_lines(&self) -> Vec<String> {
         SPECS
             .iter()
-            .map(|spec| match spec.kind {
-                Kind::Spin { min, max, .. } => format!(
-                    "option name {} type spin default {} min {min} max {max}",
-                    spec.name,
-                    self.spin_value(spec.name)
-                ),
-                Kind::Check { .. } => format!(
-                    "option name {} type check default {}",
-                    spec.name,
-                    self.check_value(spec.name)
-                ),
-                Kind::Button => format!("option name {} type button", spec.name),
-                Kind::String { .. } => format!(
-                    "option name {} type string default {}",
-                    spec.name,
-                    self.string_value(spec.name)
-                ),
+            .map(|spec| {
+                let value = match self.value(spec.id) {
+                    Value::Number(n) => n.to_string(),
+                    Value::Flag(on) => on.to_string(),
+                    Value::Text(text) if text.is_empty() => EMPTY_STRING.to_string(),
+                    Value::Text(text) => text,
+                    Value::Press => String::new(),
+                };
+                match spec.kind {
+                    Kind::Spin { min, max, .. } => format!(
+                        "option name {} type spin default {value} min {min} max {max}",
+                        spec.name
+                    ),
+                    Kind::Check { .. } => {
+                        format!("option name {} type check default {value}", spec.name)
+                    }
+                    Kind::Button => format!("option name {} type button", spec.name),
+                    Kind::String { .. } => {
+                        format!("option name {} type string default {value}", spec.name)
+                    }
+                }
             })
             .collect()
     }
 
-    fn spin_value(&self, name: &str) -> i64 {
-        match name {
-            HASH => self.hash_mb as i64,
-            THREADS => self.threads as i64,
-            MULTIPV => self.multipv as i64,
-            SYZYGY_PROBE_DEPTH => i64::from(self.syzygy_probe_depth),
-            SYZYGY_PROBE_LIMIT => self.syzygy_probe_limit as i64,
-            _ => self.move_overhead.as_millis() as i64,
-        }
-    }
-
-    fn check_value(&self, name: &str) -> bool {
-        match name {
-            PONDER => self.ponder,
-            SHOW_WDL => self.show_wdl,
-            SYZYGY_50_MOVE_RULE => self.syzygy_50_move_rule,
-            _ => self.chess960,
-        }
-    }
-
-    /// A string option's value as `uci` shows it (`SyzygyPath` is the only
-    /// string option so far).
-    fn string_value(&self, _name: &str) -> &str {
-        if self.syzygy_path.is_empty() {
-            EMPTY_STRING
-        } else {
-            &self.syzygy_path
+    /// The current value of option `id`.
+    fn value(&self, id: Id) -> Value {
+        match id {
+            Id::Hash => Value::Number(self.hash_mb as i64),
+            Id::Threads => Value::Number(self.threads as i64),
+            Id::MoveOverhead => Value::Number(self.move_overhead.as_millis() as i64),
+            Id::ClearHash => Value::Press,
+            Id::MultiPv => Value::Number(self.multipv as i64),
+            Id::Ponder => Value::Flag(self.ponder),
+            Id::Chess960 => Value::Flag(self.chess960),
+            Id::ShowWdl => Value::Flag(self.show_wdl),
+            Id::SyzygyPath => Value::Text(self.syzygy_path.clone()),
+            Id::SyzygyProbeDepth => Value::Number(i64::from(self.syzygy_probe_depth)),
+            Id::Syzygy50MoveRule => Value::Flag(self.syzygy_50_move_rule),
+            Id::SyzygyProbeLimit => Value::Number(self.syzygy_probe_limit as i64),
         }
     }
 }
 
-fn spin_change(name: &str, value: i64) -> Change {
-    match name {
-        HASH => Change::Hash(value as usize),
-        THREADS => Change::Threads(value as usize),
-        MULTIPV => Change::MultiPv(value as usize),
-        SYZYGY_PROBE_DEPTH => Change::SyzygyProbeDepth(value as i32),
-        SYZYGY_PROBE_LIMIT => Change::SyzygyProbeLimit(value as usize),
-        _ => Change::MoveOverhead(Duration::from_millis(value as u64)),
-    }
-}
-
-fn check_change(name: &str, value: bool) -> Change {
-    match name {
-        PONDER => Change::Ponder(value),
-        SHOW_WDL => Change::ShowWdl(value),
-        SYZYGY_50_MOVE_RULE => Change::Syzygy50MoveRule(value),
-        _ => Change::Chess960(value),
-    }
-}
-
-/// The change setting a string option (`SyzygyPath` is the only one so
-/// far) to `value`; `<empty>` is the empty string.
-fn string_change(_name: &str, value: &str) -> Change {
-    let value = if value == EMPTY_STRING { "" } else { value };
-    Change::SyzygyPath(value.to_string())
+/// The change setting option `id` to `value`, or `None` when the value is
+/// not of the option's kind (which [`parse_change`] never lets happen).
+fn change(id: Id, value: Value) -> Option<Change> {
+    Some(match id {
+        Id::Hash => Change::Hash(value.number()? as usize),
+        Id::Threads => Change::Threads(value.number()? as usize),
+        Id::MoveOverhead => Change::MoveOverhead(Duration::from_millis(value.number()? as u64)),
+        Id::ClearHash => Change::ClearHash,
+        Id::MultiPv => Change::MultiPv(value.number()? as usize),
+        Id::Ponder => Change::Ponder(value.flag()?),
+        Id::Chess960 => Change::Chess960(value.flag()?),
+        Id::ShowWdl => Change::ShowWdl(value.flag()?),
+        Id::SyzygyPath => match value {
+            Value::Text(text) if text == EMPTY_STRING => Change::SyzygyPath(String::new()),
+            Value::Text(text) => Change::SyzygyPath(text),
+            _ => return None,
+        },
+        Id::SyzygyProbeDepth => Change::SyzygyProbeDepth(value.number()? as i32),
+        Id::Syzygy50MoveRule => Change::Syzygy50MoveRule(value.flag()?),
+        Id::SyzygyProbeLimit => Change::SyzygyProbeLimit(value.number()? as usize),
+    })
 }
 
 /// The kind of the option called `name` (any case), if there is one.
@@ -321,15 +362,9 @@ pub struct Parsed {
 pub fn parse_change(name: &str, value: Option<&str>) -> Result<Parsed, String> {
     let spec = find(name).ok_or_else(|| format!("unknown option '{name}'"))?;
     let text = value.map(str::trim).unwrap_or("");
-    match spec.kind {
-        Kind::Button => Ok(Parsed {
-            change: Change::ClearHash,
-            note: None,
-        }),
-        Kind::String { .. } => Ok(Parsed {
-            change: string_change(spec.name, text),
-            note: None,
-        }),
+    let (value, note) = match spec.kind {
+        Kind::Button => (Value::Press, None),
+        Kind::String { .. } => (Value::Text(text.to_string()), None),
         Kind::Check { .. } => {
             let on = match text.to_ascii_lowercase().as_str() {
                 "true" => true,
@@ -341,10 +376,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Parsed, String> {
                     ));
                 }
             };
-            Ok(Parsed {
-                change: check_change(spec.name, on),
-                note: None,
-            })
+            (Value::Flag(on), None)
         }
         Kind::Spin { min, max, .. } => {
             let number: i128 = text
@@ -357,17 +389,47 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Parsed, String> {
                     spec.name
                 )
             });
-            Ok(Parsed {
-                change: spin_change(spec.name, clamped),
-                note,
-            })
+            (Value::Number(clamped), note)
         }
-    }
+    };
+    let change = change(spec.id, value)
+        .ok_or_else(|| format!("option '{}' is declared with the wrong kind", spec.name))?;
+    Ok(Parsed { change, note })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_option_changes_only_itself() {
+        // Set each option in turn to a value other than its default and
+        // check that exactly that option moved.
+        for spec in SPECS {
+            let before = Options::default();
+            let value = match spec.kind {
+                Kind::Spin { default, min, max } => {
+                    Value::Number(if default == max { min } else { max })
+                }
+                Kind::Check { default } => Value::Flag(!default),
+                Kind::String { .. } => Value::Text("/some/where".to_string()),
+                Kind::Button => continue,
+            };
+            let mut after = before.clone();
+            after.apply(change(spec.id, value.clone()).unwrap());
+            for other in SPECS {
+                let moved = after.value(other.id) != before.value(other.id);
+                assert_eq!(
+                    moved,
+                    other.id == spec.id,
+                    "setting {:?} moved {:?}",
+                    spec.id,
+                    other.id
+                );
+            }
+            assert_eq!(after.value(spec.id), value);
+        }
+    }
 
     #[test]
     fn defaults_match_the_table() {
