@@ -23,8 +23,9 @@ use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
 use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
+use crate::uci::format::UciReporter;
 use crate::uci::options::{self, Change, Options};
-use crate::{bench, perft};
+use crate::{bench, perft, wdl};
 
 pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the Rookery developers";
@@ -347,9 +348,11 @@ impl Engine {
             time,
             tt: Arc::clone(&self.tt),
             threads: self.pool.thread_count(),
-            castling_mode: self.castling_mode(),
-            report: true,
-            show_wdl: self.options.show_wdl,
+            reporter: Arc::new(UciReporter {
+                castling_mode: self.castling_mode(),
+                show_wdl: self.options.show_wdl,
+                material: wdl::material(pos),
+            }),
             tablebase,
         });
         job.control.add_tb_hits(0, root_tb_hits);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use rookery::board::Board;
 use rookery::engine::parse_fen;
 use rookery::score::{MATE_BOUND, TB_WIN, TB_WIN_BOUND};
-use rookery::search::{JobSpec, Limits, SearchJob, ThreadPool, ThreadResult};
+use rookery::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
 use rookery::tablebase::{Tablebases, TbConfig};
 use rookery::tt::TranspositionTable;
 use rookery::uci::options::Options;
@@ -72,9 +72,7 @@ fn search(
         time: None,
         tt: Arc::new(TranspositionTable::new(16).unwrap()),
         threads: 1,
-        castling_mode: CastlingMode::Standard,
-        report: false,
-        show_wdl: false,
+        reporter: Arc::new(Silent),
         tablebase,
     });
     job.control.add_tb_hits(0, root_hits);

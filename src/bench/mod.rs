@@ -21,7 +21,7 @@ use shakmaty::{CastlingMode, Position};
 
 use crate::board::Board;
 use crate::engine::parse_fen;
-use crate::search::{JobSpec, Limits, SearchJob, ThreadPool};
+use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool};
 use crate::tt::TranspositionTable;
 
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -76,9 +76,7 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<Summary, 
             time: None,
             tt: Arc::clone(&tt),
             threads: settings.threads,
-            castling_mode: CastlingMode::Standard,
-            report: false,
-            show_wdl: false,
+            reporter: Arc::new(Silent),
             tablebase: None,
         });
         let job = Arc::new(job);

@@ -16,9 +16,7 @@
 
 use super::{SearchJob, Searcher, Stability, ThreadResult};
 use crate::board::KeyHistory;
-use crate::output;
 use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
-use crate::uci::format;
 
 /// Iterations from which the window is narrowed around the last score.
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -64,10 +62,8 @@ impl Searcher {
                 if self.is_main() {
                     job.control.set_nodes(self.id, self.nodes);
                     self.stability.update(lines[0].pv[0], lines[0].score);
-                    if job.report {
-                        for (index, line) in lines.iter().enumerate() {
-                            output::send(&format::iteration(job, line, index + 1));
-                        }
+                    for (index, line) in lines.iter().enumerate() {
+                        job.reporter.iteration(&job.iteration(line, index + 1));
                     }
                 }
             }

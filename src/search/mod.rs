@@ -16,6 +16,7 @@
 //! * [`control`]: the stop flag, clock, node and tablebase-hit counters
 //!   threads share;
 //! * [`tbprobe`]: the Syzygy probe inside the search;
+//! * [`report`]: the [`Reporter`] through which a search speaks;
 //! * [`pool`]: the thread pool that runs a search on every thread and picks
 //!   the result.
 //!
@@ -32,6 +33,7 @@ mod movepick;
 mod pool;
 mod pv;
 mod quiescence;
+mod report;
 mod see;
 mod stability;
 mod stop;
@@ -41,11 +43,12 @@ mod time;
 use std::sync::Arc;
 
 use crossbeam::channel::{Receiver, Sender};
-use shakmaty::{CastlingMode, Move};
+use shakmaty::Move;
 
 pub use control::SearchControl;
 pub use limits::Limits;
 pub use pool::ThreadPool;
+pub use report::{Iteration, Reporter, Silent};
 pub use time::{TimeBudget, budget};
 
 use crate::board::{Board, KeyHistory};
@@ -93,12 +96,8 @@ pub struct SearchJob {
     pub time: Option<TimeBudget>,
     pub tt: Arc<TranspositionTable>,
     pub control: SearchControl,
-    /// How moves are written in the output (`UCI_Chess960`).
-    pub castling_mode: CastlingMode,
-    /// Whether to print `info` and `bestmove` lines (off for bench).
-    pub report: bool,
-    /// Whether `info` lines show win-draw-loss chances (`UCI_ShowWDL`).
-    pub show_wdl: bool,
+    /// Where iterations, the best move and faults are reported.
+    pub reporter: Arc<dyn Reporter>,
     /// Syzygy tables to probe in the search, if any.
     pub tablebase: Option<TbConfig>,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
@@ -122,13 +121,24 @@ pub struct JobSpec {
     pub time: Option<TimeBudget>,
     pub tt: Arc<TranspositionTable>,
     pub threads: usize,
-    pub castling_mode: CastlingMode,
-    pub report: bool,
-    pub show_wdl: bool,
+    pub reporter: Arc<dyn Reporter>,
     pub tablebase: Option<TbConfig>,
 }
 
 impl SearchJob {
+    /// The report of line `multipv` of an iteration, with the counters as
+    /// they are now.
+    fn iteration<'a>(&self, line: &'a ThreadResult, multipv: usize) -> Iteration<'a> {
+        Iteration {
+            line,
+            multipv,
+            nodes: self.control.total_nodes(),
+            tb_hits: self.control.total_tb_hits(),
+            hashfull: self.tt.hashfull(),
+            elapsed: self.control.elapsed(),
+        }
+    }
+
     /// A job and the receiver that gets the chosen result (`None` when no
     /// move was searched) once the `bestmove` has been printed and every
     /// thread is idle.
@@ -144,9 +154,7 @@ impl SearchJob {
             time: spec.time,
             tt: spec.tt,
             control,
-            castling_mode: spec.castling_mode,
-            report: spec.report,
-            show_wdl: spec.show_wdl,
+            reporter: spec.reporter,
             tablebase: spec.tablebase,
             helper_results: crossbeam::channel::unbounded(),
             finished,

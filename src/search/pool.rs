@@ -25,9 +25,7 @@ use crossbeam::channel::{Receiver, Sender};
 use shakmaty::{Move, Position};
 
 use super::{SearchJob, Searcher, ThreadResult};
-use crate::output;
 use crate::tt::PackedMove;
-use crate::uci::format;
 
 /// Stack of each search thread.
 const STACK_SIZE: usize = 64 << 20;
@@ -110,9 +108,8 @@ fn run_worker(id: usize, inbox: Receiver<Task>) {
                     Ok(result) => result,
                     Err(payload) => {
                         let message = panic_message(payload.as_ref());
-                        if job.report {
-                            output::error(&format!("search thread {id} panicked: {message}"));
-                        }
+                        job.reporter
+                            .error(&format!("search thread {id} panicked: {message}"));
                         // Keep the last completed iteration, start afresh.
                         let completed = searcher.last_completed.take();
                         searcher = Searcher::new(id);
@@ -152,31 +149,31 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
     }
     let chosen = results.into_iter().flatten().max_by_key(ThreadResult::rank);
 
-    if job.report {
-        if let Some(chosen) = &chosen
-            && own.as_ref() != Some(chosen)
-        {
-            // Keep the last reported line in agreement with the bestmove.
-            output::send(&format::iteration(job, chosen, 1));
-        }
-        output::send(&bestmove_line(job, chosen.as_ref()));
+    if let Some(chosen) = &chosen
+        && own.as_ref() != Some(chosen)
+    {
+        // Keep the last reported line in agreement with the bestmove.
+        job.reporter.iteration(&job.iteration(chosen, 1));
     }
+    let (best, ponder) = best_and_ponder(job, chosen.as_ref());
+    job.reporter.best_move(best, ponder);
     if job.finished.send(chosen).is_err() {
         log::debug!("nobody waits for the search to finish");
     }
 }
 
-fn bestmove_line(job: &SearchJob, chosen: Option<&ThreadResult>) -> String {
+/// The move to play (the first root move when nothing was searched, none
+/// without legal moves) and the reply to ponder on.
+fn best_and_ponder(job: &SearchJob, chosen: Option<&ThreadResult>) -> (Option<Move>, Option<Move>) {
     let best = chosen
         .map(|r| r.pv[0])
         .or_else(|| job.root_moves.first().copied());
-    let Some(best) = best else {
-        return "bestmove 0000".to_string();
-    };
-    let ponder = chosen
-        .and_then(|r| r.pv.get(1).copied())
-        .or_else(|| ponder_from_table(job, best));
-    format::bestmove(best, ponder, job.castling_mode)
+    let ponder = best.and_then(|best| {
+        chosen
+            .and_then(|r| r.pv.get(1).copied())
+            .or_else(|| ponder_from_table(job, best))
+    });
+    (best, ponder)
 }
 
 /// The expected reply to `best` from the table, when the PV is one move long.
@@ -195,9 +192,8 @@ fn ponder_from_table(job: &SearchJob, best: Move) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::search::{JobSpec, Limits};
+    use crate::search::{JobSpec, Limits, Silent};
     use crate::tt::TranspositionTable;
-    use shakmaty::CastlingMode;
 
     /// A silent search of the start position to `depth`.
     fn startpos_job(depth: i32, threads: usize) -> (SearchJob, Receiver<Option<ThreadResult>>) {
@@ -211,17 +207,15 @@ mod tests {
             time: None,
             tt: Arc::new(TranspositionTable::new(1).unwrap()),
             threads,
-            castling_mode: CastlingMode::Standard,
-            report: false,
-            show_wdl: false,
+            reporter: Arc::new(Silent),
             tablebase: None,
         })
     }
 
     /// A depth-6 search of the start position where thread `panicking`
-    /// panics on reaching depth 3; returns the chosen result and the
-    /// bestmove line.
-    fn search_with_fault(threads: usize, panicking: usize) -> (Option<ThreadResult>, String) {
+    /// panics on reaching depth 3; returns the chosen result and the move
+    /// that would be played.
+    fn search_with_fault(threads: usize, panicking: usize) -> (Option<ThreadResult>, Option<Move>) {
         let pool = ThreadPool::new(threads).unwrap();
         let (mut job, finished) = startpos_job(6, threads);
         job.inject_panic = Some((panicking, 3));
@@ -230,41 +224,35 @@ mod tests {
         let chosen = finished
             .recv()
             .expect("the search finishes despite the panic");
-        let line = bestmove_line(&job, chosen.as_ref());
-        (chosen, line)
+        let (best, _) = best_and_ponder(&job, chosen.as_ref());
+        (chosen, best)
     }
 
-    fn assert_legal_bestmove(line: &str) {
-        let text = line.split_whitespace().nth(1).unwrap();
-        let legal: Vec<String> = Board::startpos()
-            .pos()
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-            .collect();
-        assert!(legal.iter().any(|m| m == text), "{line}");
+    fn assert_legal(best: Option<Move>) {
+        let best = best.expect("a move to play");
+        assert!(Board::startpos().pos().is_legal(best), "{best:?}");
     }
 
     #[test]
     fn a_panicking_leader_plays_from_its_last_completed_iteration() {
-        let (chosen, line) = search_with_fault(1, 0);
+        let (chosen, best) = search_with_fault(1, 0);
         assert_eq!(chosen.map(|r| r.depth), Some(2));
-        assert_legal_bestmove(&line);
-        let (chosen, line) = search_with_fault(2, 0);
+        assert_legal(best);
+        let (chosen, best) = search_with_fault(2, 0);
         assert!(chosen.is_some_and(|r| r.depth >= 2));
-        assert_legal_bestmove(&line);
+        assert_legal(best);
     }
 
     #[test]
     fn a_panicking_helper_does_not_disturb_the_leader() {
-        let (chosen, line) = search_with_fault(2, 1);
+        let (chosen, best) = search_with_fault(2, 1);
         assert!(chosen.is_some_and(|r| r.depth >= 6));
-        assert_legal_bestmove(&line);
+        assert_legal(best);
     }
 
     #[test]
     fn with_no_completed_iteration_the_first_legal_move_is_played() {
         let (job, _finished) = startpos_job(1, 1);
-        assert_legal_bestmove(&bestmove_line(&job, None));
+        assert_legal(best_and_ponder(&job, None).0);
     }
 }

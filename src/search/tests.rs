@@ -11,7 +11,7 @@ use std::sync::Arc;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Move, Position};
 
-use super::{JobSpec, Limits, SearchJob, Searcher, ThreadResult};
+use super::{JobSpec, Limits, SearchJob, Searcher, Silent, ThreadResult};
 use crate::board::Board;
 use crate::engine::parse_fen;
 use crate::score::{DRAW, INFINITY, mate_in};
@@ -45,9 +45,7 @@ fn job(root: Board, game_keys: Vec<u64>, limits: Limits, multipv: usize) -> Sear
         time: None,
         tt: Arc::new(TranspositionTable::new(1).unwrap()),
         threads: 1,
-        castling_mode: CastlingMode::Standard,
-        report: false,
-        show_wdl: false,
+        reporter: Arc::new(Silent),
         tablebase: None,
     })
     .0

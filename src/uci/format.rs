@@ -12,9 +12,10 @@
 
 use shakmaty::{CastlingMode, Move};
 
+use crate::output;
 use crate::score::{is_mate, mate_moves};
-use crate::search::{SearchJob, ThreadResult};
-use crate::wdl::{self, Wdl};
+use crate::search::{Iteration, Reporter};
+use crate::wdl::Wdl;
 
 /// `cp N` or `mate N`.
 pub fn score(score: i32) -> String {
@@ -29,36 +30,64 @@ pub fn move_text(m: Move, mode: CastlingMode) -> String {
     m.to_uci(mode).to_string()
 }
 
-/// The `info` line of line `multipv` (1 = best) of a completed iteration.
-pub fn iteration(job: &SearchJob, result: &ThreadResult, multipv: usize) -> String {
-    let millis = job.control.elapsed().as_millis() as u64;
-    let nodes = job.control.total_nodes();
-    let nps = nodes * 1000 / millis.max(1);
-    let pv: Vec<String> = result
-        .pv
-        .iter()
-        .map(|&m| move_text(m, job.castling_mode))
-        .collect();
-    let mut score_text = score(result.score);
-    if !result.complete {
-        score_text += " lowerbound";
+/// Writes a search's reports as UCI lines on stdout.
+pub struct UciReporter {
+    /// How moves are written (`UCI_Chess960`).
+    pub castling_mode: CastlingMode,
+    /// Whether scores carry `wdl W D L` (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+    /// The root's material, for the win-draw-loss model.
+    pub material: u32,
+}
+
+impl Reporter for UciReporter {
+    fn iteration(&self, iteration: &Iteration) {
+        output::send(&self.info_line(iteration));
     }
-    if job.show_wdl {
-        let chances = Wdl::from_score(result.score, wdl::material(job.root.pos()));
-        score_text += &format!(" wdl {} {} {}", chances.win, chances.draw, chances.loss);
+
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        let line = match best {
+            Some(best) => bestmove(best, ponder, self.castling_mode),
+            None => "bestmove 0000".to_string(),
+        };
+        output::send(&line);
     }
-    format!(
-        "info depth {} seldepth {} multipv {multipv} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
-        result.depth,
-        result.seldepth,
-        score_text,
-        nodes,
-        nps,
-        job.tt.hashfull(),
-        job.control.total_tb_hits(),
-        millis,
-        pv.join(" ")
-    )
+
+    fn error(&self, message: &str) {
+        output::error(message);
+    }
+}
+
+impl UciReporter {
+    /// The `info` line of one line of an iteration.
+    pub fn info_line(&self, iteration: &Iteration) -> String {
+        let line = iteration.line;
+        let millis = iteration.elapsed.as_millis() as u64;
+        let nps = iteration.nodes * 1000 / millis.max(1);
+        let pv: Vec<String> = line
+            .pv
+            .iter()
+            .map(|&m| move_text(m, self.castling_mode))
+            .collect();
+        let mut score_text = score(line.score);
+        if !line.complete {
+            score_text += " lowerbound";
+        }
+        if self.show_wdl {
+            let chances = Wdl::from_score(line.score, self.material);
+            score_text += &format!(" wdl {} {} {}", chances.win, chances.draw, chances.loss);
+        }
+        format!(
+            "info depth {} seldepth {} multipv {} score {score_text} nodes {} nps {nps} hashfull {} tbhits {} time {millis} pv {}",
+            line.depth,
+            line.seldepth,
+            iteration.multipv,
+            iteration.nodes,
+            iteration.hashfull,
+            iteration.tb_hits,
+            pv.join(" ")
+        )
+    }
 }
 
 /// `bestmove <m> [ponder <m>]`.
