@@ -14,6 +14,7 @@ pub mod output;
 pub mod perft;
 pub mod score;
 pub mod search;
+pub mod selfplay;
 pub mod tablebase;
 pub mod tt;
 pub mod uci;

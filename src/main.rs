@@ -9,7 +9,8 @@ use shakmaty::{CastlingMode, Chess};
 
 use rookery::config::Config;
 use rookery::engine::{Engine, parse_fen};
-use rookery::{bench, perft, uci};
+use rookery::selfplay::record::GameRecord;
+use rookery::{bench, perft, selfplay, uci};
 
 /// Rookery, a UCI chess engine. Without a subcommand it speaks UCI on
 /// stdin/stdout: load it in a chess GUI (Cute Chess, Arena) or a tournament
@@ -56,6 +57,35 @@ enum Tool {
         /// write castling king-takes-rook.
         #[arg(long)]
         chess960: bool,
+    },
+    /// Play self-play games for training data, appending them to a game
+    /// file (stop with Ctrl-C: every finished game is kept).
+    Datagen {
+        /// Game file to append to.
+        #[arg(long)]
+        output: PathBuf,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Node limit of each move's search.
+        #[arg(long, default_value_t = 6000)]
+        nodes: u64,
+        /// Stop after this many games.
+        #[arg(long)]
+        games: Option<u64>,
+        /// Stop after this many positions (plies) are recorded.
+        #[arg(long)]
+        positions: Option<u64>,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Write the training positions of game files as text lines
+    /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout.
+    Datatext {
+        /// Game files written by `datagen`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -120,5 +150,51 @@ fn main() -> ExitCode {
             perft::run(&pos, depth, mode, divide, &mut |line| println!("{line}"));
             ExitCode::SUCCESS
         }
+        Some(Tool::Datagen {
+            output,
+            threads,
+            nodes,
+            games,
+            positions,
+            seed,
+        }) => {
+            let settings = selfplay::Settings {
+                output,
+                threads,
+                nodes,
+                games,
+                positions,
+                seed,
+            };
+            match selfplay::run(&settings) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("rookery: datagen: {error}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Tool::Datatext { files }) => match write_text(&files) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("rookery: datatext: {error}");
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+/// Prints the training positions of every game in `files` as text.
+fn write_text(files: &[PathBuf]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for path in files {
+        let mut input = std::io::BufReader::new(std::fs::File::open(path)?);
+        while let Some(game) = GameRecord::read_from(&mut input)? {
+            for position in game.training_positions() {
+                writeln!(out, "{}", position.to_text())?;
+            }
+        }
+    }
+    out.flush()
 }

@@ -93,6 +93,16 @@ impl PackedMove {
         self.0 == 0
     }
 
+    /// The 16 bits, for storing the move outside the table.
+    pub fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// The move that [`PackedMove::bits`] gave.
+    pub fn from_bits(bits: u16) -> PackedMove {
+        PackedMove(bits)
+    }
+
     /// Whether `m` is the move this packs.
     pub fn matches(self, m: Move) -> bool {
         !self.is_none() && PackedMove::new(m) == self

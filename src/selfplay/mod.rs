@@ -1,0 +1,369 @@
+//! `rookery datagen`: self-play games that become training data for the
+//! evaluation network.
+//!
+//! Every worker thread plays games on its own: a few random legal plies
+//! from the starting position (so no two games are alike), then a
+//! node-limited search for every move, with its own single-thread search
+//! pool and table. Openings the first search already judges lost for one
+//! side are dropped. Games end by the rules (mate, stalemate, repetition,
+//! fifty moves, insufficient material) or by adjudication: a win once the
+//! score has stayed decisive for a few plies, a draw once it has stayed
+//! near zero for many plies late in the game. Each finished game is
+//! appended to the output file in one write ([`record`]), so stopping the
+//! generator (Ctrl-C) keeps every finished game.
+//!
+//! The search is the engine's own with its current evaluation: generation
+//! 0 used the piece-square tables, every later one the latest network.
+
+pub mod record;
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::board::Board;
+use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
+use crate::tt::TranspositionTable;
+use record::{GameRecord, GameResult, Ply};
+
+/// Random plies before the search takes over: this or one more.
+const RANDOM_PLIES: usize = 8;
+/// Openings whose first search is beyond this (cp) are dropped.
+const MAX_OPENING_SCORE: i32 = 1000;
+/// A win is adjudicated once |score| stays at least this ...
+const WIN_SCORE: i32 = 2000;
+/// ... for this many plies in a row, for the same side.
+const WIN_PLIES: usize = 4;
+/// A draw is adjudicated once |score| stays at most this ...
+const DRAW_SCORE: i32 = 10;
+/// ... for this many plies in a row ...
+const DRAW_PLIES: usize = 12;
+/// ... from this ply of the game on.
+const DRAW_FROM_PLY: usize = 80;
+/// Games still running after this many plies are drawn.
+const MAX_GAME_PLIES: usize = 400;
+/// Table size of each worker's search.
+const WORKER_HASH_MB: usize = 8;
+/// How often the progress line is written.
+const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
+
+/// What `rookery datagen` was asked for.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub output: PathBuf,
+    pub threads: usize,
+    /// Node limit of each move's search.
+    pub nodes: u64,
+    /// Stop after this many games (all threads together) ...
+    pub games: Option<u64>,
+    /// ... or after this many recorded plies.
+    pub positions: Option<u64>,
+    pub seed: u64,
+}
+
+/// Counters shared by the workers.
+#[derive(Default)]
+struct Progress {
+    games: AtomicU64,
+    plies: AtomicU64,
+    white_wins: AtomicU64,
+    draws: AtomicU64,
+    black_wins: AtomicU64,
+    done: AtomicBool,
+}
+
+impl Progress {
+    fn line(&self, elapsed: Duration) -> String {
+        let plies = self.plies.load(Ordering::Relaxed);
+        format!(
+            "datagen: {} games, {} positions, {:.0} positions/s, W/D/L {}/{}/{}",
+            self.games.load(Ordering::Relaxed),
+            plies,
+            plies as f64 / elapsed.as_secs_f64().max(1e-3),
+            self.white_wins.load(Ordering::Relaxed),
+            self.draws.load(Ordering::Relaxed),
+            self.black_wins.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// Runs the generator until its game or position count is reached.
+pub fn run(settings: &Settings) -> io::Result<()> {
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&settings.output)?;
+    let output = Arc::new(Mutex::new(file));
+    let progress = Arc::new(Progress::default());
+    let start = Instant::now();
+    let workers: Vec<_> = (0..settings.threads.max(1))
+        .map(|id| {
+            let settings = settings.clone();
+            let output = Arc::clone(&output);
+            let progress = Arc::clone(&progress);
+            std::thread::Builder::new()
+                .name(format!("datagen-{id}"))
+                .spawn(move || worker(id as u64, &settings, &output, &progress))
+        })
+        .collect::<io::Result<_>>()?;
+    let mut last_report = Instant::now();
+    while !workers.iter().all(|w| w.is_finished()) {
+        std::thread::sleep(Duration::from_millis(100));
+        if last_report.elapsed() >= PROGRESS_INTERVAL {
+            last_report = Instant::now();
+            eprintln!("{}", progress.line(start.elapsed()));
+        }
+    }
+    for handle in workers {
+        handle
+            .join()
+            .map_err(|_| io::Error::other("a datagen worker panicked"))??;
+    }
+    eprintln!("{}", progress.line(start.elapsed()));
+    Ok(())
+}
+
+fn worker(id: u64, settings: &Settings, output: &Mutex<File>, progress: &Progress) -> io::Result<()> {
+    let mut player = Player::new(settings.nodes).map_err(io::Error::other)?;
+    let mut rng = SplitMix64(settings.seed ^ (id + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    while !progress.done.load(Ordering::Relaxed) {
+        let Some(game) = player.play_game(&mut rng) else {
+            continue;
+        };
+        {
+            let mut file = output.lock().map_err(|_| io::Error::other("poisoned"))?;
+            game.write_to(&mut *file)?;
+        }
+        let games = progress.games.fetch_add(1, Ordering::Relaxed) + 1;
+        let plies = progress.plies.fetch_add(game.plies.len() as u64, Ordering::Relaxed)
+            + game.plies.len() as u64;
+        let counter = match game.result {
+            GameResult::WhiteWins => &progress.white_wins,
+            GameResult::Draw => &progress.draws,
+            GameResult::BlackWins => &progress.black_wins,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        if settings.games.is_some_and(|n| games >= n)
+            || settings.positions.is_some_and(|n| plies >= n)
+        {
+            progress.done.store(true, Ordering::Relaxed);
+        }
+    }
+    Ok(())
+}
+
+/// One worker's search: a one-thread pool and its own table.
+struct Player {
+    pool: ThreadPool,
+    tt: Arc<TranspositionTable>,
+    nodes: u64,
+}
+
+impl Player {
+    fn new(nodes: u64) -> Result<Player, String> {
+        Ok(Player {
+            pool: ThreadPool::new(1).map_err(|e| e.to_string())?,
+            tt: Arc::new(TranspositionTable::new(WORKER_HASH_MB).map_err(|e| e.to_string())?),
+            nodes,
+        })
+    }
+
+    /// The search's result for `board` with the game's keys so far.
+    fn search(&self, board: &Board, keys: &[u64]) -> Option<ThreadResult> {
+        self.tt.new_search();
+        let (job, finished) = SearchJob::new(JobSpec {
+            root: board.clone(),
+            game_keys: keys.to_vec(),
+            root_moves: board.pos().legal_moves().into_iter().collect(),
+            limits: Limits {
+                nodes: Some(self.nodes),
+                ..Limits::default()
+            },
+            multipv: 1,
+            time: None,
+            tt: Arc::clone(&self.tt),
+            threads: 1,
+            reporter: Arc::new(Silent),
+            tablebase: None,
+        });
+        self.pool.start(Arc::new(job));
+        finished.recv().ok().flatten()
+    }
+
+    /// Plays one game, or `None` when the random opening is unfit.
+    fn play_game(&mut self, rng: &mut SplitMix64) -> Option<GameRecord> {
+        let start = random_opening(rng)?;
+        self.tt.clear();
+        let mut board = Board::new(start.clone());
+        let mut keys = vec![board.key()];
+        let mut plies = Vec::new();
+        let mut adjudicator = Adjudicator::default();
+        let result = loop {
+            if let Some(result) = rules_result(&board, &keys) {
+                break result;
+            }
+            if plies.len() >= MAX_GAME_PLIES {
+                break GameResult::Draw;
+            }
+            let found = self.search(&board, &keys)?;
+            let white_score = match board.turn() {
+                Color::White => found.score,
+                Color::Black => -found.score,
+            };
+            if plies.is_empty() && white_score.abs() > MAX_OPENING_SCORE {
+                return None;
+            }
+            let best_move = found.pv[0];
+            plies.push(Ply {
+                best_move,
+                white_score: white_score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+            });
+            if let Some(result) = adjudicator.record(white_score, plies.len()) {
+                break result;
+            }
+            board = board.play(best_move);
+            keys.push(board.key());
+        };
+        Some(GameRecord {
+            start,
+            plies,
+            result,
+        })
+    }
+}
+
+/// A position after `RANDOM_PLIES` or one more random legal moves from the
+/// start, or `None` when the game ended on the way.
+fn random_opening(rng: &mut SplitMix64) -> Option<Chess> {
+    let mut pos = Chess::default();
+    let plies = RANDOM_PLIES + (rng.next() % 2) as usize;
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let m = moves[(rng.next() % moves.len() as u64) as usize];
+        pos.play_unchecked(m);
+    }
+    (!pos.legal_moves().is_empty()).then_some(pos)
+}
+
+/// The result the rules give the position, if the game is over: mate,
+/// stalemate, insufficient material, fifty moves, or a threefold
+/// repetition of `keys` (the game's keys, the position's last).
+fn rules_result(board: &Board, keys: &[u64]) -> Option<GameResult> {
+    let pos = board.pos();
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.is_check() {
+            match pos.turn() {
+                Color::White => GameResult::BlackWins,
+                Color::Black => GameResult::WhiteWins,
+            }
+        } else {
+            GameResult::Draw
+        });
+    }
+    let key = board.key();
+    let repetitions = keys.iter().filter(|&&k| k == key).count();
+    if pos.is_insufficient_material() || pos.halfmoves() >= 100 || repetitions >= 3 {
+        return Some(GameResult::Draw);
+    }
+    None
+}
+
+/// Counts the plies a score has stayed decisive or quiet.
+#[derive(Default)]
+struct Adjudicator {
+    white_winning: usize,
+    black_winning: usize,
+    quiet: usize,
+}
+
+impl Adjudicator {
+    /// Takes the score (White's view) searched at game ply `ply` and says
+    /// whether the game can be adjudicated.
+    fn record(&mut self, white_score: i32, ply: usize) -> Option<GameResult> {
+        let streak = |count: &mut usize, holds: bool| {
+            *count = if holds { *count + 1 } else { 0 };
+            *count
+        };
+        if streak(&mut self.white_winning, white_score >= WIN_SCORE) >= WIN_PLIES {
+            return Some(GameResult::WhiteWins);
+        }
+        if streak(&mut self.black_winning, white_score <= -WIN_SCORE) >= WIN_PLIES {
+            return Some(GameResult::BlackWins);
+        }
+        let quiet = streak(&mut self.quiet, white_score.abs() <= DRAW_SCORE);
+        (ply >= DRAW_FROM_PLY && quiet >= DRAW_PLIES).then_some(GameResult::Draw)
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64):
+/// random openings need variety, not cryptographic quality.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjudication_needs_a_streak() {
+        let mut adjudicator = Adjudicator::default();
+        assert_eq!(adjudicator.record(2500, 10), None);
+        assert_eq!(adjudicator.record(2500, 11), None);
+        assert_eq!(adjudicator.record(1500, 12), None);
+        for ply in 13..16 {
+            assert_eq!(adjudicator.record(2100, ply), None);
+        }
+        assert_eq!(adjudicator.record(2100, 16), Some(GameResult::WhiteWins));
+
+        let mut adjudicator = Adjudicator::default();
+        for ply in 0..DRAW_PLIES + 5 {
+            assert_eq!(adjudicator.record(3, ply), None, "too early at {ply}");
+        }
+        let mut adjudicator = Adjudicator::default();
+        let results: Vec<_> = (0..DRAW_PLIES)
+            .map(|i| adjudicator.record(-4, DRAW_FROM_PLY + i))
+            .collect();
+        assert_eq!(results.last(), Some(&Some(GameResult::Draw)));
+    }
+
+    #[test]
+    fn a_short_generation_writes_readable_games() {
+        let output = std::env::temp_dir().join(format!("rookery-datagen-{}", std::process::id()));
+        let _ = std::fs::remove_file(&output);
+        let settings = Settings {
+            output: output.clone(),
+            threads: 2,
+            nodes: 300,
+            games: Some(3),
+            positions: None,
+            seed: 7,
+        };
+        run(&settings).unwrap();
+        let bytes = std::fs::read(&output).unwrap();
+        std::fs::remove_file(&output).unwrap();
+        let mut input = &bytes[..];
+        let mut games = 0;
+        while let Some(game) = GameRecord::read_from(&mut input).unwrap() {
+            assert!(!game.plies.is_empty());
+            games += 1;
+        }
+        assert!(games >= 3, "{games} games");
+    }
+}
