@@ -18,27 +18,46 @@
 //! before it cannot repeat after it, so the scan stops there.
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square};
+use shakmaty::{
+    CastlingSide, Chess, Color, EnPassantMode, File, Move, Piece, Position, Role, Square,
+};
 
-/// A position with its Zobrist key, cheap enough to copy at every node.
+use crate::nnue::{self, Accumulator, Network};
+
+/// A position with its Zobrist key and its evaluation network's
+/// accumulator, cheap enough to copy at every node.
 #[derive(Clone, Debug)]
 pub struct Board {
     pos: Chess,
     key: u64,
     /// The en passant file included in `key`, if any.
     hashed_ep_file: Option<File>,
+    /// The network this board is evaluated with (the one active when the
+    /// root was set up) and its first layer for this position.
+    network: &'static Network,
+    accumulator: Accumulator,
 }
 
 impl Board {
-    /// Wraps a position, hashing it from scratch.
+    /// Wraps a position, hashing it and filling the accumulator from
+    /// scratch with the active network.
     pub fn new(pos: Chess) -> Board {
         let key = full_key(&pos);
         let hashed_ep_file = pos.ep_square(EnPassantMode::Legal).map(Square::file);
+        let network = nnue::active();
+        let accumulator = Accumulator::new(network, pos.board());
         Board {
             pos,
             key,
             hashed_ep_file,
+            network,
+            accumulator,
         }
+    }
+
+    /// The network's evaluation in centipawns for the side to move.
+    pub fn evaluate(&self) -> i32 {
+        self.accumulator.evaluate(self.network, self.pos.turn())
     }
 
     /// The standard starting position.
@@ -73,8 +92,11 @@ impl Board {
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
 
+        let changes = PieceChanges::of(m, mover);
         let mut key = self.key ^ u64::from(Zobrist64::zobrist_for_white_turn());
-        key ^= piece_delta(m, mover);
+        for &(square, piece) in changes.removed().iter().chain(changes.added()) {
+            key ^= piece_key(square, piece);
+        }
         if self.pos.castles().castling_rights() != pos.castles().castling_rights() {
             key ^= castling_key(&self.pos) ^ castling_key(&pos);
         }
@@ -94,6 +116,8 @@ impl Board {
             pos,
             key,
             hashed_ep_file,
+            network: self.network,
+            accumulator: self.accumulator.play(self.network, &changes),
         }
     }
 
@@ -109,6 +133,8 @@ impl Board {
             pos,
             key,
             hashed_ep_file: None,
+            network: self.network,
+            accumulator: self.accumulator.clone(),
         })
     }
 }
@@ -118,8 +144,8 @@ pub fn full_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-fn piece_key(square: Square, role: Role, color: Color) -> u64 {
-    Zobrist64::zobrist_for_piece(square, role.of(color)).0
+fn piece_key(square: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(square, piece).0
 }
 
 fn ep_key(file: File) -> u64 {
@@ -139,37 +165,78 @@ fn castling_key(pos: &Chess) -> u64 {
     key
 }
 
-/// The XOR of the piece keys that `m` removes and adds.
-fn piece_delta(m: Move, mover: Color) -> u64 {
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            let mut delta =
-                piece_key(from, role, mover) ^ piece_key(to, promotion.unwrap_or(role), mover);
-            if let Some(victim) = capture {
-                delta ^= piece_key(to, victim, !mover);
+/// The pieces a move takes off the board and puts on it: what both the
+/// Zobrist key and the network's accumulator must learn of a move.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceChanges {
+    removed: [(Square, Piece); 2],
+    removed_count: usize,
+    added: [(Square, Piece); 2],
+    added_count: usize,
+}
+
+impl PieceChanges {
+    /// The changes of the legal move `m` played by `mover`.
+    pub fn of(m: Move, mover: Color) -> PieceChanges {
+        const UNUSED: (Square, Piece) = (Square::A1, Role::Pawn.of(Color::White));
+        let mut changes = PieceChanges {
+            removed: [UNUSED; 2],
+            removed_count: 0,
+            added: [UNUSED; 2],
+            added_count: 0,
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                changes.remove(from, role.of(mover));
+                if let Some(victim) = capture {
+                    changes.remove(to, victim.of(!mover));
+                }
+                changes.add(to, promotion.unwrap_or(role).of(mover));
             }
-            delta
+            Move::EnPassant { from, to } => {
+                changes.remove(from, Role::Pawn.of(mover));
+                changes.remove(
+                    Square::from_coords(to.file(), from.rank()),
+                    Role::Pawn.of(!mover),
+                );
+                changes.add(to, Role::Pawn.of(mover));
+            }
+            Move::Castle { king, rook } => {
+                // Chess960: the king may land where the rook stood, so both
+                // leave before both arrive.
+                let side = CastlingSide::from_king_side(king < rook);
+                changes.remove(king, Role::King.of(mover));
+                changes.remove(rook, Role::Rook.of(mover));
+                changes.add(side.king_to(mover), Role::King.of(mover));
+                changes.add(side.rook_to(mover), Role::Rook.of(mover));
+            }
+            Move::Put { role, to } => changes.add(to, role.of(mover)),
         }
-        Move::EnPassant { from, to } => {
-            let captured = Square::from_coords(to.file(), from.rank());
-            piece_key(from, Role::Pawn, mover)
-                ^ piece_key(to, Role::Pawn, mover)
-                ^ piece_key(captured, Role::Pawn, !mover)
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(king < rook);
-            piece_key(king, Role::King, mover)
-                ^ piece_key(rook, Role::Rook, mover)
-                ^ piece_key(side.king_to(mover), Role::King, mover)
-                ^ piece_key(side.rook_to(mover), Role::Rook, mover)
-        }
-        Move::Put { role, to } => piece_key(to, role, mover),
+        changes
+    }
+
+    pub fn removed(&self) -> &[(Square, Piece)] {
+        &self.removed[..self.removed_count]
+    }
+
+    pub fn added(&self) -> &[(Square, Piece)] {
+        &self.added[..self.added_count]
+    }
+
+    fn remove(&mut self, square: Square, piece: Piece) {
+        self.removed[self.removed_count] = (square, piece);
+        self.removed_count += 1;
+    }
+
+    fn add(&mut self, square: Square, piece: Piece) {
+        self.added[self.added_count] = (square, piece);
+        self.added_count += 1;
     }
 }
 

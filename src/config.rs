@@ -3,7 +3,7 @@
 //! Lookup order: the `--config PATH` argument, then `engine.toml` beside the
 //! executable, then the built-in defaults. Keys are option names (any case,
 //! quoted when they contain spaces); values are integers, booleans, or
-//! strings for string options (`SyzygyPath`). The file never stops the
+//! strings for string options (`SyzygyPath`, `EvalFile`). The file never stops the
 //! engine: a broken file or entry is reported (logged, and repeated as
 //! `info string error: engine.toml: …` after `uci`) and the built-in default
 //! stays.

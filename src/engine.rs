@@ -18,6 +18,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError
 use crate::board::Board;
 use crate::config::Config;
 use crate::eval::evaluate;
+use crate::nnue::{self, Network};
 use crate::output;
 use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
 use crate::tablebase::{LoadReport, Tablebases, TbConfig};
@@ -76,8 +77,19 @@ pub struct Engine {
 impl Engine {
     /// An engine with the options from `config`. Fails only when the
     /// configured table or threads cannot be had even at their minimum.
-    pub fn new(config: Config) -> Result<Engine, String> {
+    pub fn new(mut config: Config) -> Result<Engine, String> {
         let mut options = config.defaults.clone();
+        if !options.eval_file.is_empty() {
+            match Network::load(&options.eval_file) {
+                Ok(network) => nnue::set_active(Some(network)),
+                Err(error) => {
+                    config
+                        .errors
+                        .push(format!("EvalFile: {error}; using the embedded network"));
+                    options.eval_file.clear();
+                }
+            }
+        }
         let tt = match TranspositionTable::new(options.hash_mb) {
             Ok(tt) => tt,
             Err(error) => {
@@ -231,7 +243,7 @@ impl Engine {
         }
         let needs_idle = matches!(
             parsed.change,
-            Change::Hash(_) | Change::Threads(_) | Change::ClearHash
+            Change::Hash(_) | Change::Threads(_) | Change::ClearHash | Change::EvalFile(_)
         );
         if needs_idle && self.is_searching() {
             return output::error(&format!("option '{name}' cannot change while searching"));
@@ -260,6 +272,30 @@ impl Engine {
                 self.tablebases = Arc::new(tablebases);
                 self.startup_tablebase_report = LoadReport::default();
                 tell(&report);
+            }
+            Change::EvalFile(ref path) => {
+                if path.is_empty() {
+                    nnue::set_active(None);
+                } else {
+                    match Network::load(path) {
+                        Ok(network) => nnue::set_active(Some(network)),
+                        Err(error) => {
+                            return output::error(&format!(
+                                "EvalFile: {error}; keeping the current network"
+                            ));
+                        }
+                    }
+                }
+                output::send(&format!(
+                    "info string EvalFile: evaluating with {}",
+                    if path.is_empty() {
+                        "the embedded network"
+                    } else {
+                        path
+                    }
+                ));
+                // The position's accumulator belongs to the old network.
+                self.game.board = Board::new(self.game.board.pos().clone());
             }
             _ => {}
         }

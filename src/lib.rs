@@ -10,6 +10,7 @@ pub mod board;
 pub mod config;
 pub mod engine;
 pub mod eval;
+pub mod nnue;
 pub mod output;
 pub mod perft;
 pub mod score;

@@ -111,6 +111,7 @@ fn uci_handshake_lists_the_options_then_uciok() {
         "SyzygyProbeDepth",
         "Syzygy50MoveRule",
         "SyzygyProbeLimit",
+        "EvalFile",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(

@@ -1,60 +1,27 @@
-//! Static evaluation: a tapered (midgame/endgame) sum of material and
-//! piece-square values plus a bishop-pair bonus, returned in centipawns from
-//! the side to move's point of view.
+//! Static evaluation: the score of a position for the side to move, in
+//! centipawns, and the material values that move ordering and pruning use.
 //!
-//! The game phase is read from the non-pawn material left on the board
-//! (knight and bishop 1, rook 2, queen 4; 24 at the start) and blends the two
-//! phase scores linearly. This is the baseline that a tuned evaluation will
-//! replace; the search only relies on `evaluate` returning a side-to-move
-//! score that is symmetric under colour flip.
+//! The evaluation is the network of [`crate::nnue`], whose accumulators
+//! travel inside each [`SearchBoard`] and are updated move by move, so
+//! evaluating is only the output layer. The network replaced the hand-set
+//! piece-square tables of generation 0 (commit a8dd93b and before), which
+//! played the games it was first trained on.
 
-mod pst;
-
-pub use pst::midgame_value;
-
-use shakmaty::{Board, Color, Position, Role};
+use shakmaty::Role;
 
 use crate::board::Board as SearchBoard;
 
-/// Phase weight of each role, indexed by `Role as usize - 1`.
-const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// Phase of the starting position (full midgame).
-const MAX_PHASE: i32 = 24;
-const BISHOP_PAIR: (i32, i32) = (25, 45);
+/// Midgame material values in centipawns, indexed by `Role as usize - 1`.
+const MIDGAME_MATERIAL: [i32; 6] = [85, 325, 345, 480, 1000, 0];
 
 /// Evaluates the position for the side to move.
 pub fn evaluate(board: &SearchBoard) -> i32 {
-    let pos = board.pos();
-    let white = evaluate_white(pos.board());
-    match pos.turn() {
-        Color::White => white,
-        Color::Black => -white,
-    }
+    board.evaluate()
 }
 
-/// Score from White's point of view.
-fn evaluate_white(board: &Board) -> i32 {
-    let mut midgame = 0;
-    let mut endgame = 0;
-    let mut phase = 0;
-    for (square, piece) in board.iter() {
-        let role_index = piece.role as usize - 1;
-        let (index, sign) = match piece.color {
-            Color::White => (usize::from(square), 1),
-            Color::Black => (usize::from(square.flip_vertical()), -1),
-        };
-        midgame += sign * pst::TABLES.midgame[role_index][index];
-        endgame += sign * pst::TABLES.endgame[role_index][index];
-        phase += PHASE_WEIGHT[role_index];
-    }
-    for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
-        if (board.by_color(color) & board.by_role(Role::Bishop)).count() >= 2 {
-            midgame += sign * BISHOP_PAIR.0;
-            endgame += sign * BISHOP_PAIR.1;
-        }
-    }
-    let phase = phase.min(MAX_PHASE);
-    (midgame * phase + endgame * (MAX_PHASE - phase)) / MAX_PHASE
+/// Midgame material of a role, used by move ordering and pruning margins.
+pub const fn midgame_value(role: Role) -> i32 {
+    MIDGAME_MATERIAL[role as usize - 1]
 }
 
 #[cfg(test)]
@@ -73,11 +40,6 @@ mod tests {
     }
 
     #[test]
-    fn start_position_is_balanced() {
-        assert_eq!(evaluate(&SearchBoard::startpos()), 0);
-    }
-
-    #[test]
     fn evaluation_is_symmetric_under_colour_flip() {
         let white = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
         let black = board("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
@@ -85,10 +47,12 @@ mod tests {
     }
 
     #[test]
-    fn extra_queen_is_winning_for_its_side() {
+    fn the_shipped_network_sees_material() {
         let fen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
         assert!(evaluate(&board(fen)) > 800);
         let fen = "4k3/8/8/8/8/8/8/3QK3 b - - 0 1";
         assert!(evaluate(&board(fen)) < -800);
+        let start = evaluate(&SearchBoard::startpos());
+        assert!(start.abs() < 60, "start position {start}");
     }
 }

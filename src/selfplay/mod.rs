@@ -128,7 +128,12 @@ pub fn run(settings: &Settings) -> io::Result<()> {
     Ok(())
 }
 
-fn worker(id: u64, settings: &Settings, output: &Mutex<File>, progress: &Progress) -> io::Result<()> {
+fn worker(
+    id: u64,
+    settings: &Settings,
+    output: &Mutex<File>,
+    progress: &Progress,
+) -> io::Result<()> {
     let mut player = Player::new(settings.nodes).map_err(io::Error::other)?;
     let mut rng = SplitMix64(settings.seed ^ (id + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     while !progress.done.load(Ordering::Relaxed) {
@@ -140,7 +145,9 @@ fn worker(id: u64, settings: &Settings, output: &Mutex<File>, progress: &Progres
             game.write_to(&mut *file)?;
         }
         let games = progress.games.fetch_add(1, Ordering::Relaxed) + 1;
-        let plies = progress.plies.fetch_add(game.plies.len() as u64, Ordering::Relaxed)
+        let plies = progress
+            .plies
+            .fetch_add(game.plies.len() as u64, Ordering::Relaxed)
             + game.plies.len() as u64;
         let counter = match game.result {
             GameResult::WhiteWins => &progress.white_wins,
@@ -241,13 +248,13 @@ impl Player {
 /// start, or `None` when the game ended on the way.
 fn random_opening(rng: &mut SplitMix64) -> Option<Chess> {
     let mut pos = Chess::default();
-    let plies = RANDOM_PLIES + (rng.next() % 2) as usize;
+    let plies = RANDOM_PLIES + (rng.next_u64() % 2) as usize;
     for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
         }
-        let m = moves[(rng.next() % moves.len() as u64) as usize];
+        let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
         pos.play_unchecked(m);
     }
     (!pos.legal_moves().is_empty()).then_some(pos)
@@ -308,7 +315,7 @@ impl Adjudicator {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

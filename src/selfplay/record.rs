@@ -229,7 +229,7 @@ mod tests {
         first.write_to(&mut bytes).unwrap();
         second.write_to(&mut bytes).unwrap();
         let whole = bytes.len();
-        bytes.extend_from_slice(&bytes[..7].to_vec());
+        bytes.extend_from_within(..7);
 
         let mut input = &bytes[..];
         assert_eq!(GameRecord::read_from(&mut input).unwrap(), Some(first));

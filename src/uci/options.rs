@@ -47,6 +47,7 @@ pub enum Id {
     SyzygyProbeDepth,
     Syzygy50MoveRule,
     SyzygyProbeLimit,
+    EvalFile,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +80,15 @@ impl Value {
             _ => None,
         }
     }
+
+    /// A string option's text, with UCI's `<empty>` read as empty.
+    fn text(self) -> Option<String> {
+        match self {
+            Value::Text(text) if text == EMPTY_STRING => Some(String::new()),
+            Value::Text(text) => Some(text),
+            _ => None,
+        }
+    }
 }
 
 pub const HASH: &str = "Hash";
@@ -93,9 +103,10 @@ pub const SYZYGY_PATH: &str = "SyzygyPath";
 pub const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
 pub const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
 pub const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
+pub const EVAL_FILE: &str = "EvalFile";
 
 /// Every option, in the order `uci` lists them.
-pub const SPECS: [Spec; 12] = [
+pub const SPECS: [Spec; 13] = [
     Spec {
         id: Id::Hash,
         name: HASH,
@@ -180,6 +191,11 @@ pub const SPECS: [Spec; 12] = [
             max: MAX_SYZYGY_PIECES,
         },
     },
+    Spec {
+        id: Id::EvalFile,
+        name: EVAL_FILE,
+        kind: Kind::String { default: "" },
+    },
 ];
 
 /// The values the engine runs with.
@@ -201,6 +217,8 @@ pub struct Options {
     pub syzygy_50_move_rule: bool,
     /// Positions with more pieces are not probed.
     pub syzygy_probe_limit: usize,
+    /// A network file to evaluate with; empty: the embedded network.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -217,6 +235,7 @@ impl Default for Options {
             syzygy_probe_depth: 0,
             syzygy_50_move_rule: false,
             syzygy_probe_limit: 0,
+            eval_file: String::new(),
         };
         for spec in SPECS {
             let default = match spec.kind {
@@ -247,6 +266,7 @@ pub enum Change {
     SyzygyProbeDepth(i32),
     Syzygy50MoveRule(bool),
     SyzygyProbeLimit(usize),
+    EvalFile(String),
 }
 
 impl Options {
@@ -264,6 +284,7 @@ impl Options {
             Change::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = depth,
             Change::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = on,
             Change::SyzygyProbeLimit(pieces) => self.syzygy_probe_limit = pieces,
+            Change::EvalFile(path) => self.eval_file = path,
             Change::ClearHash => {}
         }
     }
@@ -313,6 +334,7 @@ impl Options {
             Id::SyzygyProbeDepth => Value::Number(i64::from(self.syzygy_probe_depth)),
             Id::Syzygy50MoveRule => Value::Flag(self.syzygy_50_move_rule),
             Id::SyzygyProbeLimit => Value::Number(self.syzygy_probe_limit as i64),
+            Id::EvalFile => Value::Text(self.eval_file.clone()),
         }
     }
 }
@@ -329,14 +351,11 @@ fn change(id: Id, value: Value) -> Option<Change> {
         Id::Ponder => Change::Ponder(value.flag()?),
         Id::Chess960 => Change::Chess960(value.flag()?),
         Id::ShowWdl => Change::ShowWdl(value.flag()?),
-        Id::SyzygyPath => match value {
-            Value::Text(text) if text == EMPTY_STRING => Change::SyzygyPath(String::new()),
-            Value::Text(text) => Change::SyzygyPath(text),
-            _ => return None,
-        },
+        Id::SyzygyPath => Change::SyzygyPath(value.text()?),
         Id::SyzygyProbeDepth => Change::SyzygyProbeDepth(value.number()? as i32),
         Id::Syzygy50MoveRule => Change::Syzygy50MoveRule(value.flag()?),
         Id::SyzygyProbeLimit => Change::SyzygyProbeLimit(value.number()? as usize),
+        Id::EvalFile => Change::EvalFile(value.text()?),
     })
 }
 

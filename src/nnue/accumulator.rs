@@ -1,0 +1,199 @@
+//! The first layer's output for both perspectives, kept up to date move by
+//! move, and the output layer that turns it into centipawns.
+//!
+//! The search copies a board to make a move (shakmaty has no unmake), and
+//! the accumulator travels inside the board, so a child's accumulator is
+//! its parent's plus the move's few weight rows: nothing to undo, nothing
+//! to keep in step with a separate stack.
+
+use shakmaty::Color;
+
+use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
+use crate::board::PieceChanges;
+
+/// The first layer's output seen from White and from Black.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    white: [i16; HIDDEN],
+    black: [i16; HIDDEN],
+}
+
+impl std::fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Accumulator({:?}…)", &self.white[..4])
+    }
+}
+
+impl Accumulator {
+    /// The accumulator of `board` computed from scratch.
+    pub fn new(network: &Network, board: &shakmaty::Board) -> Accumulator {
+        let mut accumulator = Accumulator {
+            white: network.feature_bias,
+            black: network.feature_bias,
+        };
+        for (square, piece) in board {
+            add(
+                &mut accumulator.white,
+                &network.feature_weights[feature_index(Color::White, piece, square)],
+            );
+            add(
+                &mut accumulator.black,
+                &network.feature_weights[feature_index(Color::Black, piece, square)],
+            );
+        }
+        accumulator
+    }
+
+    /// The accumulator after a move that makes `changes`.
+    pub fn play(&self, network: &Network, changes: &PieceChanges) -> Accumulator {
+        let mut next = self.clone();
+        for &(square, piece) in changes.removed() {
+            subtract(
+                &mut next.white,
+                &network.feature_weights[feature_index(Color::White, piece, square)],
+            );
+            subtract(
+                &mut next.black,
+                &network.feature_weights[feature_index(Color::Black, piece, square)],
+            );
+        }
+        for &(square, piece) in changes.added() {
+            add(
+                &mut next.white,
+                &network.feature_weights[feature_index(Color::White, piece, square)],
+            );
+            add(
+                &mut next.black,
+                &network.feature_weights[feature_index(Color::Black, piece, square)],
+            );
+        }
+        next
+    }
+
+    /// The evaluation in centipawns for `turn`, the side to move.
+    pub fn evaluate(&self, network: &Network, turn: Color) -> i32 {
+        let (ours, theirs) = match turn {
+            Color::White => (&self.white, &self.black),
+            Color::Black => (&self.black, &self.white),
+        };
+        let sum = i64::from(screlu_dot(ours, &network.output_weights[0]))
+            + i64::from(screlu_dot(theirs, &network.output_weights[1]));
+        let output = sum / i64::from(QA) + i64::from(network.output_bias);
+        (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+fn add(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (value, weight) in values.iter_mut().zip(row) {
+        *value = value.wrapping_add(*weight);
+    }
+}
+
+fn subtract(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (value, weight) in values.iter_mut().zip(row) {
+        *value = value.wrapping_sub(*weight);
+    }
+}
+
+/// Σ clamp(value, 0, QA)² · weight, computed as (clamped · weight) ·
+/// clamped: the first product fits an `i16` because the network file
+/// guarantees |weight| ≤ [`super::MAX_OUTPUT_WEIGHT`] (255 · 127 < 2¹⁵), which lets
+/// the loop vectorise into 16-bit multiplies and 32-bit multiply-adds on
+/// any SIMD target. A half of 256 terms stays below 255² · 127 · 256 < 2³¹.
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    values
+        .iter()
+        .zip(weights)
+        .map(|(&value, &weight)| {
+            let clipped = value.clamp(0, QA as i16);
+            i32::from(clipped.wrapping_mul(weight)) * i32::from(clipped)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::evaluate;
+    use crate::selfplay::SplitMix64;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+    fn position(fen: &str, mode: CastlingMode) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(mode).unwrap()
+    }
+
+    /// Plays random games from `start`, updating an accumulator move by
+    /// move, and checks it against one computed from scratch after every
+    /// move. Returns how many moves of each kind were checked.
+    fn incremental_matches_refresh(start: Chess, games: usize, seed: u64) -> [usize; 4] {
+        let network = Network::random(seed);
+        let mut rng = SplitMix64(seed);
+        let mut kinds = [0; 4]; // captures, en passant, castling, promotions
+        for _ in 0..games {
+            let mut pos = start.clone();
+            let mut accumulator = Accumulator::new(&network, pos.board());
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                kinds[0] += usize::from(m.is_capture());
+                kinds[1] += usize::from(m.is_en_passant());
+                kinds[2] += usize::from(m.is_castle());
+                kinds[3] += usize::from(m.is_promotion());
+                accumulator = accumulator.play(&network, &PieceChanges::of(m, pos.turn()));
+                pos.play_unchecked(m);
+                assert_eq!(
+                    accumulator,
+                    Accumulator::new(&network, pos.board()),
+                    "after {m:?} in {}",
+                    Fen::from_position(&pos, EnPassantMode::Legal)
+                );
+            }
+        }
+        kinds
+    }
+
+    #[test]
+    fn incremental_accumulators_equal_a_refresh_in_random_games() {
+        let mut kinds = incremental_matches_refresh(Chess::default(), 200, 1);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ] {
+            let found = incremental_matches_refresh(position(fen, CastlingMode::Standard), 100, 3);
+            kinds.iter_mut().zip(found).for_each(|(k, f)| *k += f);
+        }
+        let chess960 = position(
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            CastlingMode::Chess960,
+        );
+        let found = incremental_matches_refresh(chess960, 100, 5);
+        kinds.iter_mut().zip(found).for_each(|(k, f)| *k += f);
+        assert!(kinds.iter().all(|&count| count >= 10), "{kinds:?}");
+    }
+
+    #[test]
+    fn evaluation_equals_that_of_the_colour_flipped_mirror() {
+        let network = Network::random(11);
+        let mut rng = SplitMix64(11);
+        let mut pos = Chess::default();
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            let mirrored: Chess = pos
+                .to_setup(EnPassantMode::Legal)
+                .into_mirrored()
+                .position(CastlingMode::Standard)
+                .unwrap();
+            assert_eq!(evaluate(&network, &pos), evaluate(&network, &mirrored));
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! The evaluation network (NNUE): `(768 → HIDDEN)×2 → 1` with a squared
+//! clipped ReLU, trained on Rookery's own self-play games.
+//!
+//! Each of the 768 inputs is one (colour, piece, square) seen from one
+//! side's perspective ([`feature_index`]). The first layer's output for a
+//! perspective is its *accumulator*: the bias plus the weight rows of the
+//! pieces on the board. A move changes two to four pieces, so the search
+//! updates the accumulators by adding and subtracting those rows
+//! ([`Accumulator::play`]) instead of summing all of them again.
+//!
+//! The output layer reads the side to move's accumulator first and the
+//! other side's second, each through SCReLU (`clamp(x, 0, 1)²`), and scales
+//! the result to centipawns. All arithmetic is in integers: weights are
+//! quantised by [`QA`] (first layer) and [`QB`] (output layer). Plain loops
+//! over fixed-size arrays, which LLVM vectorises on any target, keep it
+//! portable without `std::arch`.
+
+mod accumulator;
+mod network;
+
+pub use accumulator::Accumulator;
+pub use network::{FILE_BYTES, Network, QuantisedNetwork, active, set_active};
+
+use shakmaty::{Chess, Color, Piece, Position, Square};
+
+/// Input features per perspective: 2 colours × 6 roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Neurons of the first layer, per perspective.
+pub const HIDDEN: usize = 256;
+/// Quantisation of the first layer (and of the clipping ceiling).
+pub const QA: i32 = 255;
+/// Quantisation of the output layer.
+pub const QB: i32 = 64;
+/// The network's output unit in centipawns: an output of 1.0 is this.
+pub const SCALE: i32 = 400;
+/// Largest magnitude of a quantised output weight (1.98 · QB, as trainers
+/// clip them): the output layer's arithmetic relies on it, and a network
+/// file that exceeds it is refused.
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+
+/// The input feature of `piece` on `square` seen from `perspective`: its
+/// own pieces first, and the board mirrored top to bottom for Black, so
+/// both sides see the same network from their own side.
+pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
+    let (square, own) = match perspective {
+        Color::White => (square, piece.color == Color::White),
+        Color::Black => (square.flip_vertical(), piece.color == Color::Black),
+    };
+    let side = if own { 0 } else { INPUTS / 2 };
+    side + (piece.role as usize - 1) * 64 + usize::from(square)
+}
+
+/// The evaluation of `pos` in centipawns for the side to move, computed
+/// from scratch (tools and tests; the search updates accumulators).
+pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
+    Accumulator::new(network, pos.board()).evaluate(network, pos.turn())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Role;
+
+    #[test]
+    fn features_mirror_between_perspectives() {
+        let white_knight = Piece {
+            color: Color::White,
+            role: Role::Knight,
+        };
+        let black_knight = Piece {
+            color: Color::Black,
+            role: Role::Knight,
+        };
+        assert_eq!(
+            feature_index(Color::White, white_knight, Square::G1),
+            64 + 6
+        );
+        assert_eq!(
+            feature_index(Color::Black, black_knight, Square::G8),
+            feature_index(Color::White, white_knight, Square::G1)
+        );
+        assert_eq!(
+            feature_index(Color::Black, white_knight, Square::G1),
+            384 + 64 + 62
+        );
+    }
+}

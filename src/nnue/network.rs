@@ -1,0 +1,219 @@
+//! The quantised network: its weights, its file format, and which network
+//! the engine evaluates with.
+//!
+//! ```text
+//! network file, little-endian:
+//!   4 bytes   magic "RKNN"
+//!   u32       hidden width, must equal HIDDEN
+//!   i16[768][HIDDEN]  feature weights, row f = input feature f   (× QA)
+//!   i16[HIDDEN]       feature biases                             (× QA)
+//!   i16[2][HIDDEN]    output weights: side to move's half first  (× QB)
+//!   i16               output bias                                (× QA·QB)
+//! ```
+//!
+//! The trainer writes this with [`QuantisedNetwork::to_bytes`] and the
+//! engine reads it with [`Network::from_bytes`], so the two cannot disagree
+//! on the layout.
+//!
+//! The active network is a `&'static Network`: the one embedded in the
+//! binary, or one loaded from `EvalFile`, leaked so that every board can
+//! hold a plain reference (no reference count touched at every node by
+//! every thread). A load happens only on a user's `setoption`, so the leak
+//! is bounded by what the user does.
+
+use std::sync::{LazyLock, RwLock};
+
+use super::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT};
+
+const MAGIC: &[u8; 4] = b"RKNN";
+const HEADER_BYTES: usize = 8;
+/// The network shipped inside the binary.
+const EMBEDDED_BYTES: &[u8] = include_bytes!("../../networks/default.nnue");
+
+/// A network's weights as the engine uses them.
+pub struct Network {
+    /// One row of `HIDDEN` weights per input feature.
+    pub(super) feature_weights: Vec<[i16; HIDDEN]>,
+    pub(super) feature_bias: [i16; HIDDEN],
+    /// `[0]` weighs the side to move's accumulator, `[1]` the other's.
+    pub(super) output_weights: [[i16; HIDDEN]; 2],
+    pub(super) output_bias: i16,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({INPUTS}->{HIDDEN}x2->1)")
+    }
+}
+
+/// The weights in plain vectors, as a trainer produces them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantisedNetwork {
+    /// `INPUTS × HIDDEN`, row-major by feature.
+    pub feature_weights: Vec<i16>,
+    pub feature_bias: Vec<i16>,
+    /// `2 × HIDDEN`: side to move first.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i16,
+}
+
+/// The size of a valid network file.
+pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1);
+
+impl QuantisedNetwork {
+    /// The network file's bytes. Panics if the vectors have the wrong
+    /// lengths (a trainer bug, not a user error).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        assert_eq!(self.feature_weights.len(), INPUTS * HIDDEN);
+        assert_eq!(self.feature_bias.len(), HIDDEN);
+        assert_eq!(self.output_weights.len(), 2 * HIDDEN);
+        let mut bytes = Vec::with_capacity(FILE_BYTES);
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let values = self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+            .chain(std::iter::once(&self.output_bias));
+        for value in values {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+        bytes
+    }
+}
+
+impl Network {
+    /// Reads a network file, saying what is wrong with one that does not fit.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < HEADER_BYTES || &bytes[..4] != MAGIC {
+            return Err("not a Rookery network file (no RKNN header)".to_string());
+        }
+        let width = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+        if width != HIDDEN {
+            return Err(format!(
+                "network has {width} hidden neurons, this engine needs {HIDDEN}"
+            ));
+        }
+        if bytes.len() != FILE_BYTES {
+            return Err(format!(
+                "network file has {} bytes, expected {FILE_BYTES}",
+                bytes.len()
+            ));
+        }
+        let mut values = bytes[HEADER_BYTES..]
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let mut row = || {
+            let mut row = [0i16; HIDDEN];
+            for (slot, value) in row.iter_mut().zip(&mut values) {
+                *slot = value;
+            }
+            row
+        };
+        let feature_weights = (0..INPUTS).map(|_| row()).collect();
+        let feature_bias = row();
+        let output_weights = [row(), row()];
+        let output_bias = values.next().unwrap_or_default();
+        if output_weights
+            .iter()
+            .flatten()
+            .any(|w: &i16| w.abs() > MAX_OUTPUT_WEIGHT)
+        {
+            return Err(format!(
+                "network has output weights beyond ±{MAX_OUTPUT_WEIGHT}"
+            ));
+        }
+        Ok(Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// A network of random weights of a trained network's size, for tests
+    /// that need every weight to matter.
+    #[cfg(test)]
+    pub(super) fn random(seed: u64) -> Network {
+        let mut rng = crate::selfplay::SplitMix64(seed);
+        let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16;
+        let quantised = QuantisedNetwork {
+            feature_weights: (0..INPUTS * HIDDEN).map(|_| small(60)).collect(),
+            feature_bias: (0..HIDDEN).map(|_| small(100)).collect(),
+            output_weights: (0..2 * HIDDEN).map(|_| small(127)).collect(),
+            output_bias: small(1000),
+        };
+        Network::from_bytes(&quantised.to_bytes()).expect("a valid network")
+    }
+
+    /// Reads a network file from disk.
+    pub fn load(path: &str) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+    }
+}
+
+static EMBEDDED: LazyLock<&'static Network> = LazyLock::new(|| {
+    let network = Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid");
+    Box::leak(Box::new(network))
+});
+
+static ACTIVE: RwLock<Option<&'static Network>> = RwLock::new(None);
+
+/// The network evaluations use now.
+pub fn active() -> &'static Network {
+    let chosen = *ACTIVE
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    chosen.unwrap_or(*EMBEDDED)
+}
+
+/// Makes `network` the active one (`EvalFile`); `None` restores the
+/// embedded network. Takes effect for positions set up afterwards.
+pub fn set_active(network: Option<Network>) {
+    let leaked = network.map(|n| &*Box::leak(Box::new(n)));
+    *ACTIVE
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = leaked;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_network_loads() {
+        assert_eq!(EMBEDDED_BYTES.len(), FILE_BYTES);
+        let _ = *EMBEDDED;
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused_with_a_reason() {
+        let quantised = QuantisedNetwork {
+            feature_weights: (0..INPUTS * HIDDEN).map(|i| (i % 97) as i16 - 48).collect(),
+            feature_bias: vec![3; HIDDEN],
+            output_weights: (0..2 * HIDDEN).map(|i| (i % 13) as i16).collect(),
+            output_bias: -77,
+        };
+        let bytes = quantised.to_bytes();
+        let network = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(network.feature_weights[1][0], (HIDDEN % 97) as i16 - 48);
+        assert_eq!(network.output_weights[1][0], (HIDDEN % 13) as i16);
+        assert_eq!(network.output_bias, -77);
+
+        let short = Network::from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
+        assert!(short.contains("bytes"), "{short}");
+        let foreign = Network::from_bytes(b"not a network at all").unwrap_err();
+        assert!(foreign.contains("RKNN"), "{foreign}");
+        let mut wide = bytes.clone();
+        wide[4] = wide[4].wrapping_add(1);
+        let width = Network::from_bytes(&wide).unwrap_err();
+        assert!(width.contains("hidden"), "{width}");
+        let mut heavy = bytes.clone();
+        let last_output_weight = heavy.len() - 4;
+        heavy[last_output_weight..last_output_weight + 2].copy_from_slice(&300i16.to_le_bytes());
+        let weights = Network::from_bytes(&heavy).unwrap_err();
+        assert!(weights.contains("output weights"), "{weights}");
+    }
+}

@@ -1,0 +1,219 @@
+//! Training positions in memory: reading self-play game files, the compact
+//! form a position is kept in, shuffling and the validation split.
+//!
+//! A [`Sample`] holds what the network sees and what it should say, all
+//! from the side to move's view: the active features of both perspectives
+//! (side to move first, computed once with the library's `feature_index`
+//! so the trainer cannot disagree with the engine about them), the search
+//! score and the game result. That is 132 bytes, so the ~5 million
+//! positions of a generation take well under a gigabyte and a batch is a
+//! contiguous slice: shuffling moves the samples themselves, not indices.
+//!
+//! Files are read in parallel, one thread per file (replaying the games'
+//! moves is what costs, not the reading).
+
+use std::fs::File;
+use std::io::{self, BufReader};
+use std::path::{Path, PathBuf};
+
+use rookery::nnue::feature_index;
+use rookery::selfplay::SplitMix64;
+use rookery::selfplay::record::{GameRecord, GameResult};
+use shakmaty::{Chess, Position};
+
+/// Most pieces a chess position can have.
+pub const MAX_PIECES: usize = 32;
+
+/// One training position, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Active features: `[0]` the side to move's perspective, `[1]` the
+    /// other's; the first `piece_count` of each are used.
+    features: [[u16; MAX_PIECES]; 2],
+    piece_count: u8,
+    /// The search's score in centipawns.
+    score: i16,
+    /// The game's result in half points: 0 lost, 1 drawn, 2 won.
+    half_points: u8,
+}
+
+impl Sample {
+    /// The sample of `pos` with a White-view score and result; `None` for
+    /// a position with more pieces than chess allows.
+    pub fn new(pos: &Chess, white_score: i16, result: GameResult) -> Option<Sample> {
+        let board = pos.board();
+        if board.occupied().count() > MAX_PIECES {
+            return None;
+        }
+        let us = pos.turn();
+        let mut features = [[0u16; MAX_PIECES]; 2];
+        let mut piece_count = 0u8;
+        for (square, piece) in board {
+            for (perspective, row) in [us, us.other()].into_iter().zip(&mut features) {
+                let feature = feature_index(perspective, piece, square);
+                row[usize::from(piece_count)] = u16::try_from(feature).ok()?;
+            }
+            piece_count += 1;
+        }
+        let white_half_points = result as u8;
+        let (score, half_points) = if us.is_white() {
+            (white_score, white_half_points)
+        } else {
+            (
+                white_score.saturating_neg(),
+                GameResult::WhiteWins as u8 - white_half_points,
+            )
+        };
+        Some(Sample {
+            features,
+            piece_count,
+            score,
+            half_points,
+        })
+    }
+
+    /// The active features, side to move's perspective first.
+    pub fn features(&self) -> [&[u16]; 2] {
+        let count = usize::from(self.piece_count);
+        [&self.features[0][..count], &self.features[1][..count]]
+    }
+
+    /// The search's score in centipawns for the side to move.
+    pub fn score(&self) -> f32 {
+        f32::from(self.score)
+    }
+
+    /// The side to move's share of the game's point: 0, 0.5 or 1.
+    pub fn result(&self) -> f32 {
+        f32::from(self.half_points) / f32::from(GameResult::WhiteWins as u8)
+    }
+}
+
+/// What a set of game files gave.
+pub struct Loaded {
+    pub samples: Vec<Sample>,
+    pub games: usize,
+}
+
+/// Reads every game of `paths` (in parallel, one thread per file) and keeps
+/// their training positions, in file order.
+pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
+    let per_file: Vec<io::Result<Loaded>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = paths
+            .iter()
+            .map(|path| scope.spawn(move || load_file(path)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("a loader thread panicked"))
+            .collect()
+    });
+    let mut loaded = Loaded {
+        samples: Vec::new(),
+        games: 0,
+    };
+    for file in per_file {
+        let file = file?;
+        loaded.samples.extend(file.samples);
+        loaded.games += file.games;
+    }
+    Ok(loaded)
+}
+
+fn load_file(path: &Path) -> io::Result<Loaded> {
+    let with_path =
+        |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
+    let mut input = BufReader::new(File::open(path).map_err(with_path)?);
+    let mut loaded = Loaded {
+        samples: Vec::new(),
+        games: 0,
+    };
+    while let Some(game) = GameRecord::read_from(&mut input).map_err(with_path)? {
+        loaded.games += 1;
+        loaded.samples.extend(
+            game.training_positions()
+                .iter()
+                .filter_map(|p| Sample::new(&p.pos, p.white_score, p.result)),
+        );
+    }
+    Ok(loaded)
+}
+
+/// Puts `samples` in a uniformly random order (Fisher–Yates).
+pub fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
+    for last in (1..samples.len()).rev() {
+        samples.swap(last, below(rng, last + 1));
+    }
+}
+
+/// Splits off the last `fraction` of `samples` (at least one sample when
+/// the fraction is positive) as the validation set: `(training, validation)`.
+pub fn split_validation(mut samples: Vec<Sample>, fraction: f64) -> (Vec<Sample>, Vec<Sample>) {
+    let wanted = (samples.len() as f64 * fraction).ceil() as usize;
+    let validation = samples.split_off(samples.len() - wanted.min(samples.len()));
+    (samples, validation)
+}
+
+/// Uniform in `0..bound` by multiply-high (Lemire), bias below 2⁻³².
+fn below(rng: &mut SplitMix64, bound: usize) -> usize {
+    ((u128::from(rng.next_u64()) * bound as u128) >> u64::BITS) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Color};
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn samples_take_the_side_to_moves_view() {
+        let black_to_move = position("4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
+        let sample = Sample::new(&black_to_move, 500, GameResult::WhiteWins).unwrap();
+        assert_eq!(sample.score(), -500.0);
+        assert_eq!(sample.result(), 0.0);
+        let [ours, theirs] = sample.features();
+        assert_eq!(ours.len(), 3);
+        let white_rook = shakmaty::Piece {
+            color: Color::White,
+            role: shakmaty::Role::Rook,
+        };
+        let rook = feature_index(Color::Black, white_rook, shakmaty::Square::A1);
+        assert!(ours.contains(&(rook as u16)));
+        assert!(!theirs.contains(&(rook as u16)));
+
+        let white = Sample::new(&Chess::default(), 30, GameResult::Draw).unwrap();
+        assert_eq!((white.score(), white.result()), (30.0, 0.5));
+        assert_eq!(white.features()[0].len(), MAX_PIECES);
+        let mut mirrored = white.features()[1].to_vec();
+        let mut direct = white.features()[0].to_vec();
+        mirrored.sort_unstable();
+        direct.sort_unstable();
+        assert_eq!(mirrored, direct, "the start position is symmetric");
+    }
+
+    #[test]
+    fn shuffling_permutes_and_the_split_takes_the_tail() {
+        let samples: Vec<Sample> = (0..100)
+            .map(|i| Sample::new(&Chess::default(), i, GameResult::Draw).unwrap())
+            .collect();
+        let mut shuffled = samples.clone();
+        shuffle(&mut shuffled, &mut SplitMix64(5));
+        assert_ne!(shuffled, samples);
+        let mut scores: Vec<i32> = shuffled.iter().map(|s| s.score() as i32).collect();
+        scores.sort_unstable();
+        assert_eq!(scores, (0..100).collect::<Vec<_>>());
+
+        let (training, validation) = split_validation(shuffled.clone(), 0.05);
+        assert_eq!((training.len(), validation.len()), (95, 5));
+        assert_eq!(validation[..], shuffled[95..]);
+        let (all, none) = split_validation(shuffled, 0.0);
+        assert_eq!((all.len(), none.len()), (100, 0));
+    }
+}

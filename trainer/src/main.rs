@@ -1,0 +1,206 @@
+//! `trainer`: trains Rookery's evaluation network on its self-play games.
+//!
+//! ```text
+//! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001] [--wd 0.01]
+//!         [--wdl 0.25] [--val-fraction 0.01] [--max-positions N]
+//!         [--threads N] [--seed 1] [--resume DIR/epoch-N.f32] FILE...
+//! ```
+//!
+//! This file owns the command line and the run: load every position into
+//! memory, shuffle once and hold out a validation set, then per epoch
+//! shuffle the training set, train, measure, report one line on stderr and
+//! write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
+//! checkpoint with the optimiser's state, for `--resume`); at the end
+//! `final.nnue`. The arithmetic lives in the modules below.
+//!
+//! `--resume` continues a run: weights, optimiser state and the epoch
+//! count come from the checkpoint, the schedule from `--epochs` and
+//! `--lr`. The data order after resuming differs from an uninterrupted
+//! run's (each epoch's shuffle starts from the loaded order).
+
+mod checkpoint;
+mod data;
+mod model;
+mod optimizer;
+#[cfg(test)]
+mod test_positions;
+mod train;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use rookery::nnue::SCALE;
+use rookery::selfplay::SplitMix64;
+
+use checkpoint::Checkpoint;
+use model::FloatNetwork;
+use optimizer::{AdamW, Schedule};
+use train::{Loss, Settings, Trainer};
+
+/// Mixed into the seed of each epoch's shuffle (SplitMix64's increment).
+const EPOCH_SEED_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Trains Rookery's evaluation network on self-play game files.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Cli {
+    /// Directory for the per-epoch networks and checkpoints (created).
+    #[arg(long)]
+    out_dir: PathBuf,
+    /// Game files written by `rookery datagen`.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Passes over the training set.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Base learning rate; ×0.3 at 60% and again at 85% of the epochs.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// AdamW weight decay (weights only, not biases).
+    #[arg(long, default_value_t = 0.01)]
+    wd: f32,
+    /// Weight of the game result in the target (the search score gets the rest).
+    #[arg(long, default_value_t = 0.25)]
+    wdl: f32,
+    /// Centipawns per unit of the sigmoid that maps scores to expectations.
+    #[arg(long, default_value_t = 400.0)]
+    sigmoid_scale: f32,
+    /// Fraction of the positions held out for validation.
+    #[arg(long, default_value_t = 0.01)]
+    val_fraction: f64,
+    /// Train on at most this many positions (a random subset).
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the initial weights and of every shuffle.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Continue from a float checkpoint (`epoch-N.f32`).
+    #[arg(long)]
+    resume: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("trainer: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    check(&cli)?;
+    let threads = cli.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    std::fs::create_dir_all(&cli.out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", cli.out_dir.display()))?;
+
+    let start = Instant::now();
+    let loaded = data::load_files(&cli.files).map_err(|e| e.to_string())?;
+    let (games, mut samples) = (loaded.games, loaded.samples);
+    data::shuffle(&mut samples, &mut SplitMix64(cli.seed));
+    if let Some(limit) = cli.max_positions {
+        samples.truncate(limit);
+    }
+    let (mut training, validation) = data::split_validation(samples, cli.val_fraction);
+    eprintln!(
+        "loaded {games} games: {} training and {} validation positions in {:.1}s",
+        training.len(),
+        validation.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if training.is_empty() {
+        return Err("no training positions".to_string());
+    }
+
+    let resumed = match &cli.resume {
+        Some(path) => Checkpoint::load(path).map_err(|e| e.to_string())?,
+        None => Checkpoint {
+            network: FloatNetwork::initial(cli.seed),
+            optimizer: AdamW::default(),
+            epochs_done: 0,
+        },
+    };
+    let settings = Settings {
+        loss: Loss {
+            score_weight: 1.0 - cli.wdl,
+            sigmoid_scale: cli.sigmoid_scale,
+            output_scale: SCALE as f32,
+        },
+        batch_size: cli.batch,
+        weight_decay: cli.wd,
+        threads,
+    };
+    let schedule = Schedule {
+        base_rate: cli.lr,
+        epochs: cli.epochs,
+    };
+    let mut trainer = Trainer::new(resumed.network, resumed.optimizer, settings);
+    let initial = train::mean_loss(&trainer.network, &settings.loss, &validation, threads);
+    eprintln!(
+        "epoch {} of {}, {threads} threads, validation loss {initial:.6}",
+        resumed.epochs_done, cli.epochs
+    );
+
+    for epoch in resumed.epochs_done..cli.epochs {
+        let mut rng = SplitMix64(cli.seed ^ (epoch as u64 + 1).wrapping_mul(EPOCH_SEED_MIX));
+        data::shuffle(&mut training, &mut rng);
+        let rate = schedule.rate(epoch);
+        let epoch_start = Instant::now();
+        let training_loss = trainer.train_epoch(&training, rate);
+        let speed = training.len() as f64 / epoch_start.elapsed().as_secs_f64();
+        let validation_loss =
+            train::mean_loss(&trainer.network, &settings.loss, &validation, threads);
+        eprintln!(
+            "epoch {:>3}/{}  lr {rate:.2e}  train {training_loss:.6}  validation {validation_loss:.6}  {speed:.0} pos/s  {:.0}s",
+            epoch + 1,
+            cli.epochs,
+            start.elapsed().as_secs_f64()
+        );
+        let checkpoint = Checkpoint {
+            network: trainer.network.clone(),
+            optimizer: trainer.optimizer.clone(),
+            epochs_done: epoch + 1,
+        };
+        let name = format!("epoch-{}", epoch + 1);
+        save_network(&trainer.network, &cli.out_dir.join(format!("{name}.nnue")))?;
+        let checkpoint_path = cli.out_dir.join(format!("{name}.f32"));
+        checkpoint
+            .save(&checkpoint_path)
+            .map_err(|e| format!("cannot write {}: {e}", checkpoint_path.display()))?;
+    }
+    save_network(&trainer.network, &cli.out_dir.join("final.nnue"))
+}
+
+/// Refuses settings that cannot train.
+fn check(cli: &Cli) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&cli.wdl) {
+        return Err(format!("--wdl must be within [0, 1], not {}", cli.wdl));
+    }
+    if !(0.0..1.0).contains(&cli.val_fraction) {
+        return Err(format!(
+            "--val-fraction must be within [0, 1), not {}",
+            cli.val_fraction
+        ));
+    }
+    if cli.batch == 0 || cli.threads == Some(0) || cli.sigmoid_scale <= 0.0 {
+        return Err("--batch, --threads and --sigmoid-scale must be positive".to_string());
+    }
+    Ok(())
+}
+
+/// Writes `network` quantised, in the engine's format.
+fn save_network(network: &FloatNetwork, path: &Path) -> Result<(), String> {
+    std::fs::write(path, network.quantise().to_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
