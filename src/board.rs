@@ -1,8 +1,12 @@
 //! The search's view of a chess position: a `shakmaty::Chess` plus its
-//! 64-bit Zobrist key, and the stack of keys used to detect repetitions.
+//! 64-bit Zobrist key and its evaluation network's accumulator, and the
+//! stack of keys used to detect repetitions.
 //!
 //! shakmaty has no unmake, so the search copies a [`Board`] and plays a move
-//! on the copy (copy-make). The key is kept incrementally with shakmaty's own
+//! on the copy (copy-make). Both the key and the accumulator follow the move
+//! through the same [`PieceChanges`] (the pieces it takes off and puts on),
+//! so a child costs its parent's copy plus a few updates, with nothing to
+//! undo. The key is kept incrementally with shakmaty's own
 //! Zobrist values, so it always equals
 //! `pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)`: the en passant file
 //! is hashed only when an en passant capture is really legal, which is what
@@ -85,8 +89,8 @@ impl Board {
         self.pos.is_check()
     }
 
-    /// Returns the position after the legal move `m`, with its key updated
-    /// incrementally.
+    /// Returns the position after the legal move `m`, with its key and
+    /// accumulator updated incrementally.
     pub fn play(&self, m: Move) -> Board {
         let mover = self.pos.turn();
         let mut pos = self.pos.clone();
@@ -317,24 +321,13 @@ impl KeyHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix64;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
 
-    /// A small deterministic generator so the test needs no extra crate.
-    struct SplitMix(u64);
-    impl SplitMix {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-    }
-
     fn random_games_agree(start: Chess, games: usize, seed: u64) {
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut checked = 0;
         for _ in 0..games {
             let mut board = Board::new(start.clone());
@@ -343,7 +336,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                let m = rng.choose(&moves);
                 board = board.play(m);
                 assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
                 checked += 1;

@@ -79,6 +79,7 @@ impl Engine {
     /// configured table or threads cannot be had even at their minimum.
     pub fn new(mut config: Config) -> Result<Engine, String> {
         let mut options = config.defaults.clone();
+        nnue::set_active(None);
         if !options.eval_file.is_empty() {
             match Network::load(&options.eval_file) {
                 Ok(network) => nnue::set_active(Some(network)),
@@ -87,6 +88,7 @@ impl Engine {
                         .errors
                         .push(format!("EvalFile: {error}; using the embedded network"));
                     options.eval_file.clear();
+                    config.defaults.eval_file.clear();
                 }
             }
         }
@@ -273,7 +275,7 @@ impl Engine {
                 self.startup_tablebase_report = LoadReport::default();
                 tell(&report);
             }
-            Change::EvalFile(ref path) => {
+            Change::EvalFile(ref path) if *path != self.options.eval_file => {
                 if path.is_empty() {
                     nnue::set_active(None);
                 } else {
@@ -294,8 +296,10 @@ impl Engine {
                         path
                     }
                 ));
-                // The position's accumulator belongs to the old network.
+                // The position's accumulator and the table's static
+                // evaluations belong to the old network.
                 self.game.board = Board::new(self.game.board.pos().clone());
+                self.tt.clear();
             }
             _ => {}
         }

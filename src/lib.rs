@@ -13,6 +13,7 @@ pub mod eval;
 pub mod nnue;
 pub mod output;
 pub mod perft;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod selfplay;

@@ -68,7 +68,7 @@ enum Tool {
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Node limit of each move's search.
-        #[arg(long, default_value_t = 6000)]
+        #[arg(long, default_value_t = 5000)]
         nodes: u64,
         /// Stop after this many games.
         #[arg(long)]

@@ -57,11 +57,14 @@ fn unusable_network_files_are_refused_and_the_network_is_kept() {
 
     let shipped = std::fs::read(SHIPPED).unwrap();
     let truncated = TempFile::with("truncated.nnue", &shipped[..shipped.len() - 100]);
-    let foreign = TempFile::with("foreign.nnue", b"this is not a network");
+    let mut renamed = shipped.clone();
+    renamed[..4].copy_from_slice(b"NOPE");
+    let foreign = TempFile::with("foreign.nnue", &renamed);
     for (value, reason) in [
         ("/nonexistent/rookery.nnue", "cannot read"),
         (truncated.path(), "bytes"),
         (foreign.path(), "RKNN"),
+        (std::env::temp_dir().to_str().unwrap(), "not a regular file"),
     ] {
         let out = command(
             &mut engine,

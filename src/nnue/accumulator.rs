@@ -10,6 +10,10 @@ use shakmaty::Color;
 
 use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
 use crate::board::PieceChanges;
+use crate::score::TB_WIN_BOUND;
+
+/// The largest evaluation, just below the tablebase wins.
+const MAX_EVAL: i64 = TB_WIN_BOUND as i64 - 1;
 
 /// The first layer's output seen from White and from Black.
 #[derive(Clone, PartialEq, Eq)]
@@ -80,7 +84,10 @@ impl Accumulator {
         let sum = i64::from(screlu_dot(ours, &network.output_weights[0]))
             + i64::from(screlu_dot(theirs, &network.output_weights[1]));
         let output = sum / i64::from(QA) + i64::from(network.output_bias);
-        (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        let centipawns = output * i64::from(SCALE) / i64::from(QA * QB);
+        // An extreme network or position must not pass for a tablebase
+        // win or a mate.
+        centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
     }
 }
 
@@ -116,7 +123,7 @@ fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 mod tests {
     use super::*;
     use crate::nnue::evaluate;
-    use crate::selfplay::SplitMix64;
+    use crate::rng::SplitMix64;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
@@ -129,7 +136,7 @@ mod tests {
     /// move. Returns how many moves of each kind were checked.
     fn incremental_matches_refresh(start: Chess, games: usize, seed: u64) -> [usize; 4] {
         let network = Network::random(seed);
-        let mut rng = SplitMix64(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut kinds = [0; 4]; // captures, en passant, castling, promotions
         for _ in 0..games {
             let mut pos = start.clone();
@@ -139,7 +146,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                let m = rng.choose(&moves);
                 kinds[0] += usize::from(m.is_capture());
                 kinds[1] += usize::from(m.is_en_passant());
                 kinds[2] += usize::from(m.is_castle());
@@ -180,14 +187,14 @@ mod tests {
     #[test]
     fn evaluation_equals_that_of_the_colour_flipped_mirror() {
         let network = Network::random(11);
-        let mut rng = SplitMix64(11);
+        let mut rng = SplitMix64::new(11);
         let mut pos = Chess::default();
         for _ in 0..120 {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            pos.play_unchecked(rng.choose(&moves));
             let mirrored: Chess = pos
                 .to_setup(EnPassantMode::Legal)
                 .into_mirrored()

@@ -19,12 +19,13 @@ mod accumulator;
 mod network;
 
 pub use accumulator::Accumulator;
-pub use network::{FILE_BYTES, Network, QuantisedNetwork, active, set_active};
+pub use network::{Network, QuantisedNetwork, active, set_active};
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 
+const SQUARES: usize = 64;
 /// Input features per perspective: 2 colours × 6 roles × 64 squares.
-pub const INPUTS: usize = 768;
+pub const INPUTS: usize = 2 * 6 * SQUARES;
 /// Neurons of the first layer, per perspective.
 pub const HIDDEN: usize = 256;
 /// Quantisation of the first layer (and of the clipping ceiling).
@@ -47,7 +48,7 @@ pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize 
         Color::Black => (square.flip_vertical(), piece.color == Color::Black),
     };
     let side = if own { 0 } else { INPUTS / 2 };
-    side + (piece.role as usize - 1) * 64 + usize::from(square)
+    side + (piece.role as usize - 1) * SQUARES + usize::from(square)
 }
 
 /// The evaluation of `pos` in centipawns for the side to move, computed

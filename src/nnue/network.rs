@@ -86,10 +86,12 @@ impl QuantisedNetwork {
 impl Network {
     /// Reads a network file, saying what is wrong with one that does not fit.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < HEADER_BYTES || &bytes[..4] != MAGIC {
+        if bytes.len() < HEADER_BYTES || &bytes[..MAGIC.len()] != MAGIC {
             return Err("not a Rookery network file (no RKNN header)".to_string());
         }
-        let width = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+        let width_bytes = bytes[MAGIC.len()..HEADER_BYTES].try_into();
+        let width =
+            u32::from_le_bytes(width_bytes.expect("the header holds 4 bytes of width")) as usize;
         if width != HIDDEN {
             return Err(format!(
                 "network has {width} hidden neurons, this engine needs {HIDDEN}"
@@ -118,7 +120,7 @@ impl Network {
         if output_weights
             .iter()
             .flatten()
-            .any(|w: &i16| w.abs() > MAX_OUTPUT_WEIGHT)
+            .any(|w: &i16| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
         {
             return Err(format!(
                 "network has output weights beyond ±{MAX_OUTPUT_WEIGHT}"
@@ -136,8 +138,8 @@ impl Network {
     /// that need every weight to matter.
     #[cfg(test)]
     pub(super) fn random(seed: u64) -> Network {
-        let mut rng = crate::selfplay::SplitMix64(seed);
-        let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16;
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut small = |range: usize| (rng.below(2 * range + 1) as i64 - range as i64) as i16;
         let quantised = QuantisedNetwork {
             feature_weights: (0..INPUTS * HIDDEN).map(|_| small(60)).collect(),
             feature_bias: (0..HIDDEN).map(|_| small(100)).collect(),
@@ -147,9 +149,28 @@ impl Network {
         Network::from_bytes(&quantised.to_bytes()).expect("a valid network")
     }
 
-    /// Reads a network file from disk.
+    /// Reads a network file from disk. Only a regular file of the right
+    /// size is read, so a device, a pipe or a huge file can neither hang
+    /// the engine nor fill its memory.
     pub fn load(path: &str) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        let cannot_read = |e: std::io::Error| format!("cannot read '{path}': {e}");
+        let file = std::fs::File::open(path).map_err(cannot_read)?;
+        let metadata = file.metadata().map_err(cannot_read)?;
+        if !metadata.is_file() {
+            return Err(format!("'{path}' is not a regular file"));
+        }
+        if metadata.len() != FILE_BYTES as u64 {
+            return Err(format!(
+                "'{path}': network file has {} bytes, expected {FILE_BYTES}",
+                metadata.len()
+            ));
+        }
+        let mut bytes = Vec::with_capacity(FILE_BYTES);
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(file, FILE_BYTES as u64),
+            &mut bytes,
+        )
+        .map_err(cannot_read)?;
         Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
     }
 }
@@ -212,8 +233,11 @@ mod tests {
         assert!(width.contains("hidden"), "{width}");
         let mut heavy = bytes.clone();
         let last_output_weight = heavy.len() - 4;
-        heavy[last_output_weight..last_output_weight + 2].copy_from_slice(&300i16.to_le_bytes());
-        let weights = Network::from_bytes(&heavy).unwrap_err();
-        assert!(weights.contains("output weights"), "{weights}");
+        for weight in [300, i16::MIN] {
+            heavy[last_output_weight..last_output_weight + 2]
+                .copy_from_slice(&weight.to_le_bytes());
+            let refused = Network::from_bytes(&heavy).unwrap_err();
+            assert!(refused.contains("output weights"), "{weight}: {refused}");
+        }
     }
 }

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Color, Position};
 
 use crate::board::Board;
+use crate::rng::SplitMix64;
 use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
 use record::{GameRecord, GameResult, Ply};
@@ -43,12 +44,19 @@ const WIN_PLIES: usize = 4;
 const DRAW_SCORE: i32 = 10;
 /// ... for this many plies in a row ...
 const DRAW_PLIES: usize = 12;
-/// ... from this ply of the game on.
+/// ... from this searched ply on (counted after the random opening).
 const DRAW_FROM_PLY: usize = 80;
 /// Games still running after this many plies are drawn.
 const MAX_GAME_PLIES: usize = 400;
 /// Table size of each worker's search.
 const WORKER_HASH_MB: usize = 8;
+/// Plies without capture or pawn move that end the game (fifty moves).
+const FIFTY_MOVE_PLIES: u32 = 100;
+/// Occurrences of a position that end the game (threefold repetition).
+const REPETITIONS_FOR_DRAW: usize = 3;
+/// Unfit openings in a row after which a worker gives up: a node limit too
+/// small to finish even one iteration makes every opening unfit.
+const MAX_UNFIT_OPENINGS: usize = 1000;
 /// How often the progress line is written.
 const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
 
@@ -59,7 +67,8 @@ pub struct Settings {
     pub threads: usize,
     /// Node limit of each move's search.
     pub nodes: u64,
-    /// Stop after this many games (all threads together) ...
+    /// Stop after this many games (all threads together; the games in
+    /// progress then still finish and are kept) ...
     pub games: Option<u64>,
     /// ... or after this many recorded plies.
     pub positions: Option<u64>,
@@ -135,11 +144,22 @@ fn worker(
     progress: &Progress,
 ) -> io::Result<()> {
     let mut player = Player::new(settings.nodes).map_err(io::Error::other)?;
-    let mut rng = SplitMix64(settings.seed ^ (id + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = SplitMix64::stream(settings.seed, id);
+    let mut unfit_in_a_row = 0;
     while !progress.done.load(Ordering::Relaxed) {
         let Some(game) = player.play_game(&mut rng) else {
+            unfit_in_a_row += 1;
+            if unfit_in_a_row >= MAX_UNFIT_OPENINGS {
+                progress.done.store(true, Ordering::Relaxed);
+                return Err(io::Error::other(format!(
+                    "{MAX_UNFIT_OPENINGS} openings in a row were unfit: is the node limit \
+                     ({}) too small to finish a search?",
+                    settings.nodes
+                )));
+            }
             continue;
         };
+        unfit_in_a_row = 0;
         {
             let mut file = output.lock().map_err(|_| io::Error::other("poisoned"))?;
             game.write_to(&mut *file)?;
@@ -248,14 +268,13 @@ impl Player {
 /// start, or `None` when the game ended on the way.
 fn random_opening(rng: &mut SplitMix64) -> Option<Chess> {
     let mut pos = Chess::default();
-    let plies = RANDOM_PLIES + (rng.next_u64() % 2) as usize;
+    let plies = RANDOM_PLIES + rng.below(2);
     for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
         }
-        let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
-        pos.play_unchecked(m);
+        pos.play_unchecked(rng.choose(&moves));
     }
     (!pos.legal_moves().is_empty()).then_some(pos)
 }
@@ -277,7 +296,10 @@ fn rules_result(board: &Board, keys: &[u64]) -> Option<GameResult> {
     }
     let key = board.key();
     let repetitions = keys.iter().filter(|&&k| k == key).count();
-    if pos.is_insufficient_material() || pos.halfmoves() >= 100 || repetitions >= 3 {
+    if pos.is_insufficient_material()
+        || pos.halfmoves() >= FIFTY_MOVE_PLIES
+        || repetitions >= REPETITIONS_FOR_DRAW
+    {
         return Some(GameResult::Draw);
     }
     None
@@ -310,20 +332,6 @@ impl Adjudicator {
     }
 }
 
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64):
-/// random openings need variety, not cryptographic quality.
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,6 +356,22 @@ mod tests {
             .map(|i| adjudicator.record(-4, DRAW_FROM_PLY + i))
             .collect();
         assert_eq!(results.last(), Some(&Some(GameResult::Draw)));
+    }
+
+    #[test]
+    fn a_node_limit_too_small_to_search_is_an_error_not_a_hang() {
+        let output = std::env::temp_dir().join(format!("rookery-datagen-0-{}", std::process::id()));
+        let settings = Settings {
+            output: output.clone(),
+            threads: 1,
+            nodes: 1,
+            games: Some(1),
+            positions: None,
+            seed: 3,
+        };
+        let error = run(&settings).unwrap_err();
+        let _ = std::fs::remove_file(&output);
+        assert!(error.to_string().contains("node limit"), "{error}");
     }
 
     #[test]

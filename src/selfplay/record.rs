@@ -32,6 +32,9 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use crate::score::TB_WIN_BOUND;
 use crate::tt::PackedMove;
 
+/// Bytes a ply takes: the packed move and the score.
+const PLY_BYTES: usize = 4;
+
 /// The game's result from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -80,7 +83,7 @@ impl GameRecord {
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "FEN over 255 bytes"))?;
         let ply_count = u16::try_from(self.plies.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "game over 65535 plies"))?;
-        let mut bytes = Vec::with_capacity(4 + fen.len() + 4 * self.plies.len());
+        let mut bytes = Vec::with_capacity(4 + fen.len() + PLY_BYTES * self.plies.len());
         bytes.push(fen_length);
         bytes.extend_from_slice(fen.as_bytes());
         bytes.push(self.result as u8);
@@ -111,13 +114,13 @@ impl GameRecord {
             .ok_or_else(|| invalid("bad start FEN"))?;
         let result = GameResult::from_byte(header[0]).ok_or_else(|| invalid("bad result"))?;
         let ply_count = usize::from(u16::from_le_bytes([header[1], header[2]]));
-        let mut body = vec![0u8; 4 * ply_count];
+        let mut body = vec![0u8; PLY_BYTES * ply_count];
         if !read_or_eof(input, &mut body)? {
             return Ok(None);
         }
         let mut pos = start.clone();
         let mut plies = Vec::with_capacity(ply_count);
-        for chunk in body.chunks_exact(4) {
+        for chunk in body.chunks_exact(PLY_BYTES) {
             let packed = PackedMove::from_bits(u16::from_le_bytes([chunk[0], chunk[1]]));
             let best_move = packed
                 .to_move(&pos)

@@ -17,7 +17,7 @@ use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
-use rookery::selfplay::SplitMix64;
+use rookery::rng::SplitMix64;
 use rookery::selfplay::record::{GameRecord, GameResult};
 use shakmaty::{Chess, Position};
 
@@ -89,10 +89,9 @@ impl Sample {
     }
 }
 
-/// What a set of game files gave.
+/// What a set of game files gave: each game's training samples.
 pub struct Loaded {
-    pub samples: Vec<Sample>,
-    pub games: usize,
+    pub games: Vec<Vec<Sample>>,
 }
 
 /// Reads every game of `paths` (in parallel, one thread per file) and keeps
@@ -108,14 +107,9 @@ pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
             .map(|worker| worker.join().expect("a loader thread panicked"))
             .collect()
     });
-    let mut loaded = Loaded {
-        samples: Vec::new(),
-        games: 0,
-    };
+    let mut loaded = Loaded { games: Vec::new() };
     for file in per_file {
-        let file = file?;
-        loaded.samples.extend(file.samples);
-        loaded.games += file.games;
+        loaded.games.extend(file?.games);
     }
     Ok(loaded)
 }
@@ -124,16 +118,13 @@ fn load_file(path: &Path) -> io::Result<Loaded> {
     let with_path =
         |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
     let mut input = BufReader::new(File::open(path).map_err(with_path)?);
-    let mut loaded = Loaded {
-        samples: Vec::new(),
-        games: 0,
-    };
+    let mut loaded = Loaded { games: Vec::new() };
     while let Some(game) = GameRecord::read_from(&mut input).map_err(with_path)? {
-        loaded.games += 1;
-        loaded.samples.extend(
+        loaded.games.push(
             game.training_positions()
                 .iter()
-                .filter_map(|p| Sample::new(&p.pos, p.white_score, p.result)),
+                .filter_map(|p| Sample::new(&p.pos, p.white_score, p.result))
+                .collect(),
         );
     }
     Ok(loaded)
@@ -142,21 +133,26 @@ fn load_file(path: &Path) -> io::Result<Loaded> {
 /// Puts `samples` in a uniformly random order (Fisher–Yates).
 pub fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
     for last in (1..samples.len()).rev() {
-        samples.swap(last, below(rng, last + 1));
+        samples.swap(last, rng.below(last + 1));
     }
 }
 
-/// Splits off the last `fraction` of `samples` (at least one sample when
-/// the fraction is positive) as the validation set: `(training, validation)`.
-pub fn split_validation(mut samples: Vec<Sample>, fraction: f64) -> (Vec<Sample>, Vec<Sample>) {
-    let wanted = (samples.len() as f64 * fraction).ceil() as usize;
-    let validation = samples.split_off(samples.len() - wanted.min(samples.len()));
-    (samples, validation)
-}
-
-/// Uniform in `0..bound` by multiply-high (Lemire), bias below 2⁻³².
-fn below(rng: &mut SplitMix64, bound: usize) -> usize {
-    ((u128::from(rng.next_u64()) * bound as u128) >> u64::BITS) as usize
+/// Holds out a random `fraction` of the games (at least one when the
+/// fraction is positive) as the validation set: `(training, validation)`.
+/// Whole games, not positions: the positions of one game are alike and
+/// share its result, so splitting a game would let validation see what
+/// training learnt, and hide overfitting.
+pub fn split_validation(
+    mut games: Vec<Vec<Sample>>,
+    fraction: f64,
+    rng: &mut SplitMix64,
+) -> (Vec<Sample>, Vec<Sample>) {
+    for last in (1..games.len()).rev() {
+        games.swap(last, rng.below(last + 1));
+    }
+    let held_out = ((games.len() as f64 * fraction).ceil() as usize).min(games.len());
+    let training = games.split_off(held_out);
+    (training.concat(), games.concat())
 }
 
 #[cfg(test)]
@@ -199,21 +195,25 @@ mod tests {
     }
 
     #[test]
-    fn shuffling_permutes_and_the_split_takes_the_tail() {
+    fn shuffling_permutes_and_the_split_holds_out_whole_games() {
         let samples: Vec<Sample> = (0..100)
             .map(|i| Sample::new(&Chess::default(), i, GameResult::Draw).unwrap())
             .collect();
         let mut shuffled = samples.clone();
-        shuffle(&mut shuffled, &mut SplitMix64(5));
+        shuffle(&mut shuffled, &mut SplitMix64::new(5));
         assert_ne!(shuffled, samples);
         let mut scores: Vec<i32> = shuffled.iter().map(|s| s.score() as i32).collect();
         scores.sort_unstable();
         assert_eq!(scores, (0..100).collect::<Vec<_>>());
 
-        let (training, validation) = split_validation(shuffled.clone(), 0.05);
-        assert_eq!((training.len(), validation.len()), (95, 5));
-        assert_eq!(validation[..], shuffled[95..]);
-        let (all, none) = split_validation(shuffled, 0.0);
+        // 20 games of 5 positions; 10% of the games are held out whole.
+        let games: Vec<Vec<Sample>> = samples.chunks(5).map(<[Sample]>::to_vec).collect();
+        let (training, validation) = split_validation(games.clone(), 0.1, &mut SplitMix64::new(1));
+        assert_eq!((training.len(), validation.len()), (90, 10));
+        for game in validation.chunks(5) {
+            assert!(games.iter().any(|g| g[..] == *game), "a game was split");
+        }
+        let (all, none) = split_validation(games, 0.0, &mut SplitMix64::new(1));
         assert_eq!((all.len(), none.len()), (100, 0));
     }
 }

@@ -32,15 +32,12 @@ use std::time::Instant;
 
 use clap::Parser;
 use rookery::nnue::SCALE;
-use rookery::selfplay::SplitMix64;
+use rookery::rng::SplitMix64;
 
 use checkpoint::Checkpoint;
 use model::FloatNetwork;
 use optimizer::{AdamW, Schedule};
 use train::{Loss, Settings, Trainer};
-
-/// Mixed into the seed of each epoch's shuffle (SplitMix64's increment).
-const EPOCH_SEED_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Trains Rookery's evaluation network on self-play game files.
 #[derive(Parser, Debug)]
@@ -107,12 +104,14 @@ fn run(cli: Cli) -> Result<(), String> {
 
     let start = Instant::now();
     let loaded = data::load_files(&cli.files).map_err(|e| e.to_string())?;
-    let (games, mut samples) = (loaded.games, loaded.samples);
-    data::shuffle(&mut samples, &mut SplitMix64(cli.seed));
+    let games = loaded.games.len();
+    let mut rng = SplitMix64::new(cli.seed);
+    let (mut training, validation) =
+        data::split_validation(loaded.games, cli.val_fraction, &mut rng);
+    data::shuffle(&mut training, &mut rng);
     if let Some(limit) = cli.max_positions {
-        samples.truncate(limit);
+        training.truncate(limit);
     }
-    let (mut training, validation) = data::split_validation(samples, cli.val_fraction);
     eprintln!(
         "loaded {games} games: {} training and {} validation positions in {:.1}s",
         training.len(),
@@ -153,7 +152,7 @@ fn run(cli: Cli) -> Result<(), String> {
     );
 
     for epoch in resumed.epochs_done..cli.epochs {
-        let mut rng = SplitMix64(cli.seed ^ (epoch as u64 + 1).wrapping_mul(EPOCH_SEED_MIX));
+        let mut rng = SplitMix64::stream(cli.seed, epoch as u64);
         data::shuffle(&mut training, &mut rng);
         let rate = schedule.rate(epoch);
         let epoch_start = Instant::now();

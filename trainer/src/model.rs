@@ -18,7 +18,7 @@
 //! otherwise.
 
 use rookery::nnue::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, QuantisedNetwork};
-use rookery::selfplay::SplitMix64;
+use rookery::rng::SplitMix64;
 
 /// Largest magnitude any parameter may take: quantised by `QB` the output
 /// weights reach the engine's `MAX_OUTPUT_WEIGHT` exactly (a power-of-two
@@ -81,7 +81,7 @@ impl FloatNetwork {
     /// Sets every weight uniform in ±`feature` (first layer) or ±`output`
     /// (output layer) and every bias uniform in ±`bias`.
     pub fn randomise(&mut self, seed: u64, feature: f32, output: f32, bias: f32) {
-        let mut rng = SplitMix64(seed);
+        let mut rng = SplitMix64::new(seed);
         let ranges = [feature, bias, output, bias];
         for (tensor, range) in self.tensors_mut().into_iter().zip(ranges) {
             for value in tensor {

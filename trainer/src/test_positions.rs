@@ -2,7 +2,7 @@
 //! position, so tests need no files and see both sides to move, varied
 //! material and every piece type.
 
-use rookery::selfplay::SplitMix64;
+use rookery::rng::SplitMix64;
 use shakmaty::{Chess, Position};
 
 /// Plies of one random game before starting another.
@@ -11,7 +11,7 @@ const GAME_PLIES: usize = 80;
 /// `count` positions from random games, every ply kept (White and Black
 /// to move alternate), reproducible from `seed`.
 pub fn random_positions(count: usize, seed: u64) -> Vec<Chess> {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut positions = Vec::with_capacity(count);
     let mut pos = Chess::default();
     let mut ply = 0;
@@ -22,7 +22,7 @@ pub fn random_positions(count: usize, seed: u64) -> Vec<Chess> {
             ply = 0;
             continue;
         }
-        let chosen = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        let chosen = rng.choose(&moves);
         pos.play_unchecked(chosen);
         ply += 1;
         positions.push(pos.clone());
