@@ -6,7 +6,7 @@
 //! its parent's plus the move's few weight rows: nothing to undo, nothing
 //! to keep in step with a separate stack.
 
-use shakmaty::Color;
+use shakmaty::{Color, Piece, Square};
 
 use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
 use crate::board::PieceChanges;
@@ -37,14 +37,7 @@ impl Accumulator {
             black: network.feature_bias,
         };
         for (square, piece) in board {
-            add(
-                &mut accumulator.white,
-                &network.feature_weights[feature_index(Color::White, piece, square)],
-            );
-            add(
-                &mut accumulator.black,
-                &network.feature_weights[feature_index(Color::Black, piece, square)],
-            );
+            accumulator.apply(network, (square, piece), i16::wrapping_add);
         }
         accumulator
     }
@@ -52,27 +45,32 @@ impl Accumulator {
     /// The accumulator after a move that makes `changes`.
     pub fn play(&self, network: &Network, changes: &PieceChanges) -> Accumulator {
         let mut next = self.clone();
-        for &(square, piece) in changes.removed() {
-            subtract(
-                &mut next.white,
-                &network.feature_weights[feature_index(Color::White, piece, square)],
-            );
-            subtract(
-                &mut next.black,
-                &network.feature_weights[feature_index(Color::Black, piece, square)],
-            );
+        for &change in changes.removed() {
+            next.apply(network, change, i16::wrapping_sub);
         }
-        for &(square, piece) in changes.added() {
-            add(
-                &mut next.white,
-                &network.feature_weights[feature_index(Color::White, piece, square)],
-            );
-            add(
-                &mut next.black,
-                &network.feature_weights[feature_index(Color::Black, piece, square)],
-            );
+        for &change in changes.added() {
+            next.apply(network, change, i16::wrapping_add);
         }
         next
+    }
+
+    /// Combines both perspectives' values with the weight rows of `piece`
+    /// on `square` by `op` (add a piece, or subtract it).
+    fn apply(
+        &mut self,
+        network: &Network,
+        (square, piece): (Square, Piece),
+        op: impl Fn(i16, i16) -> i16,
+    ) {
+        for (values, perspective) in [
+            (&mut self.white, Color::White),
+            (&mut self.black, Color::Black),
+        ] {
+            let row = &network.feature_weights[feature_index(perspective, piece, square)];
+            for (value, &weight) in values.iter_mut().zip(row) {
+                *value = op(*value, weight);
+            }
+        }
     }
 
     /// The evaluation in centipawns for `turn`, the side to move.
@@ -88,18 +86,6 @@ impl Accumulator {
         // An extreme network or position must not pass for a tablebase
         // win or a mate.
         centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
-    }
-}
-
-fn add(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (value, weight) in values.iter_mut().zip(row) {
-        *value = value.wrapping_add(*weight);
-    }
-}
-
-fn subtract(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (value, weight) in values.iter_mut().zip(row) {
-        *value = value.wrapping_sub(*weight);
     }
 }
 
@@ -146,7 +132,18 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = rng.choose(&moves);
+                // Rare moves are played whenever a coin says so, so that
+                // each kind is checked many times.
+                let rare: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_en_passant() || m.is_castle() || m.is_promotion())
+                    .collect();
+                let m = if !rare.is_empty() && rng.below(2) == 0 {
+                    rng.choose(&rare)
+                } else {
+                    rng.choose(&moves)
+                };
                 kinds[0] += usize::from(m.is_capture());
                 kinds[1] += usize::from(m.is_en_passant());
                 kinds[2] += usize::from(m.is_castle());
