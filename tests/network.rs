@@ -5,17 +5,12 @@
 
 mod common;
 
-use common::{Engine, errors};
+use common::{Engine, command, errors};
 
 /// The network shipped in the binary, as a file.
 const SHIPPED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/networks/default.nnue");
 const POSITION: &str =
     "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
-
-fn command(engine: &mut Engine, cmd: &str) -> Vec<String> {
-    engine.send(cmd);
-    engine.sync()
-}
 
 /// The centipawns the `eval` command prints.
 fn evaluation(engine: &mut Engine) -> i32 {

@@ -10,8 +10,8 @@ mod common;
 use std::time::Duration;
 
 use common::{
-    Engine, PROMPT, SEARCH, assert_legal_bestmove, assert_pvs_legal, errors, fen_of, last_score,
-    parse_fen, parse_move, position, read_data, run_tool, the_bestmove,
+    Engine, PROMPT, SEARCH, assert_legal_bestmove, assert_pvs_legal, command, errors, fen_of,
+    last_score, parse_fen, parse_move, position, read_data, run_tool, the_bestmove,
 };
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -42,12 +42,6 @@ fn engine() -> Engine {
     let mut engine = Engine::start();
     engine.handshake();
     engine
-}
-
-/// Sends `cmd`, then `isready`; returns the lines up to `readyok`.
-fn command(engine: &mut Engine, cmd: &str) -> Vec<String> {
-    engine.send(cmd);
-    engine.sync()
 }
 
 /// The FEN the engine reports with `d`.

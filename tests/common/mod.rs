@@ -26,6 +26,12 @@ pub const PROMPT: Duration = Duration::from_secs(2);
 /// parallel can be slow).
 pub const SEARCH: Duration = Duration::from_secs(30);
 
+/// Sends `cmd`, then `isready`; returns the lines up to `readyok`.
+pub fn command(engine: &mut Engine, cmd: &str) -> Vec<String> {
+    engine.send(cmd);
+    engine.sync()
+}
+
 /// Reads a test data file, failing with its path.
 pub fn read_data(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
