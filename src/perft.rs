@@ -3,7 +3,8 @@
 //! path) against known counts, and a measure of raw move-generation speed.
 //!
 //! It walks the tree with [`Board::play`], the same copy-make the search
-//! uses, so it also exercises the incremental Zobrist key. At depth 1 it
+//! uses, so it also exercises the incremental Zobrist key and the network's
+//! accumulator updates (and its speed includes them). At depth 1 it
 //! counts the moves instead of playing them (bulk counting).
 
 use std::time::Instant;
