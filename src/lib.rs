@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod check;
 pub mod config;
 pub mod engine;
 pub mod eval;

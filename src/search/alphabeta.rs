@@ -20,7 +20,9 @@
 //!
 //! A position is "improving" when its static evaluation beats the one of
 //! two plies earlier (the same side to move): pruning trusts a falling
-//! evaluation less. Checks are extended by one ply.
+//! evaluation less. Checks are extended by one ply. A move is made only
+//! once pruning has passed it: whether it gives check, which spares it, is
+//! told from attack tables ([`gives_check`]).
 //!
 //! At the root the moves come from the job (`searchmoves`, less the lines
 //! MultiPV has already given); a search with excluded root moves does not
@@ -36,6 +38,7 @@ use super::quiescence::FIFTY_MOVE_HALFMOVES;
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher};
 use crate::board::Board;
+use crate::check::gives_check;
 use crate::eval::evaluate;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
 use crate::tt::{Bound, TtStore};
@@ -288,8 +291,7 @@ impl Searcher {
             } else {
                 0
             };
-            let child = board.play(m);
-            let gives_check = child.is_check();
+            let gives_check = gives_check(board.pos(), m);
             if !is_root && best_score > -MATE_BOUND {
                 if quiet && !in_check && !gives_check && !is_pv {
                     let late = depth <= LATE_MOVE_PRUNING_MAX_DEPTH
@@ -310,6 +312,7 @@ impl Searcher {
                 }
             }
             move_number += 1;
+            let child = board.play(m);
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
             let new_depth = depth - 1;
