@@ -336,6 +336,23 @@ impl TranspositionTable {
         &self.clusters[index]
     }
 
+    /// Asks the CPU to start loading `key`'s cluster into the cache, so a
+    /// probe soon after finds it there instead of waiting on memory.
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let cluster: *const Cluster = self.cluster(key);
+            // SAFETY: a prefetch is only a hint; it reads nothing into the
+            // program and cannot fault, and the address lies inside the
+            // table's own allocation. (An intrinsic with a target feature
+            // needs `unsafe` even where SSE is always on, as on x86-64.)
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(cluster.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks `key` up, for a node at `ply` (mate scores come back relative
     /// to the root).
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {

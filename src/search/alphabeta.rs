@@ -286,11 +286,6 @@ impl Searcher {
         while let Some(m) = picker.next(board, &self.histories) {
             legal_moves += 1;
             let quiet = !is_tactical(m);
-            let quiet_score = if quiet {
-                self.histories.quiet_score(turn, m, &context)
-            } else {
-                0
-            };
             let gives_check = gives_check(board.pos(), m);
             if !is_root && best_score > -MATE_BOUND {
                 if quiet && !in_check && !gives_check && !is_pv {
@@ -313,6 +308,7 @@ impl Searcher {
             }
             move_number += 1;
             let child = board.play(m);
+            job.tt.prefetch(child.key());
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
             let new_depth = depth - 1;
@@ -324,7 +320,7 @@ impl Searcher {
                     r -= i32::from(is_pv);
                     r += i32::from(!improving);
                     r -= i32::from(killers.contains(&Some(m)));
-                    r -= quiet_score / LMR_HISTORY_DIVISOR;
+                    r -= self.histories.quiet_score(turn, m, &context) / LMR_HISTORY_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0

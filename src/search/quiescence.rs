@@ -118,6 +118,7 @@ impl Searcher {
                 continue;
             }
             let child = board.play(m);
+            job.tt.prefetch(child.key());
             let landing = if is_tactical(m) {
                 Some(m.to())
             } else {
