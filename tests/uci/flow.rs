@@ -1,0 +1,174 @@
+//! The handshake, the flow of `go`/`stop`/`quit`/end of input, and pondering.
+
+use super::*;
+
+#[test]
+fn uci_handshake_lists_the_options_then_uciok() {
+    let mut engine = Engine::start();
+    let lines = engine.handshake();
+    assert!(lines[0].starts_with("id name "), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for name in [
+        "Hash",
+        "Threads",
+        "Move Overhead",
+        "Clear Hash",
+        "Ponder",
+        "UCI_Chess960",
+        "UCI_ShowWDL",
+        "SyzygyPath",
+        "SyzygyProbeDepth",
+        "Syzygy50MoveRule",
+        "SyzygyProbeLimit",
+        "EvalFile",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "no option '{name}' in {lines:#?}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 16 min 1 max ")),
+        "{lines:#?}"
+    );
+    assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+    assert!(lines.contains(&"option name Ponder type check default false".to_string()));
+    assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+    assert_eq!(lines.last().unwrap(), "uciok");
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+
+    let ready = engine.sync();
+    assert_eq!(ready, vec!["readyok".to_string()]);
+    engine.send("quit");
+    assert!(engine.wait_exit(PROMPT * 5).success());
+}
+
+#[test]
+fn end_of_input_finishes_a_finite_search_and_exits() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    engine.close_stdin();
+    let lines = engine.collect_for(SEARCH);
+    let status = engine.wait_exit(PROMPT * 5);
+    assert!(status.success(), "exit status {status:?}");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 6 ")),
+        "{lines:#?}"
+    );
+    assert_legal_bestmove(&lines, &Chess::default(), STD);
+    assert_pvs_legal(&lines, &Chess::default(), STD);
+    assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:#?}");
+}
+
+#[test]
+fn quit_during_infinite_search_exits() {
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.collect_for(Duration::from_millis(100));
+    engine.send("quit");
+    let status = engine.wait_exit(PROMPT * 5);
+    assert!(status.success(), "exit status {status:?}");
+}
+
+#[test]
+fn end_of_input_stops_an_infinite_search() {
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.collect_for(Duration::from_millis(100));
+    engine.close_stdin();
+    let lines = engine.collect_for(PROMPT * 5);
+    assert!(engine.wait_exit(PROMPT * 5).success());
+    assert_legal_bestmove(&lines, &Chess::default(), STD);
+}
+
+#[test]
+fn isready_while_infinite_search_then_stop() {
+    let mut engine = engine();
+    let pos = position(
+        Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+        &[],
+        STD,
+    );
+    engine.send(&format!("position fen {}", fen_of(&pos)));
+    engine.send("go infinite");
+    let quiet = engine.collect_for(QUIET);
+    assert_no_bestmove(&quiet, "before stop in go infinite");
+
+    engine.send("isready");
+    let ready = engine.wait_for("readyok", PROMPT);
+    assert_no_bestmove(&ready, "before stop in go infinite");
+    let quiet = engine.collect_for(QUIET);
+    assert_no_bestmove(&quiet, "before stop in go infinite");
+
+    engine.send("stop");
+    let lines = engine.wait_for("bestmove", PROMPT);
+    let mut all = quiet;
+    all.extend(ready);
+    all.extend(lines.iter().cloned());
+    assert_legal_bestmove(&all, &pos, STD);
+    // Nothing more after the bestmove, in particular no second bestmove.
+    let after = engine.sync();
+    assert_eq!(after, vec!["readyok".to_string()]);
+    // `stop` with no search running is harmless.
+    assert_eq!(command(&mut engine, "stop"), vec!["readyok".to_string()]);
+}
+
+// ---------------------------------------------------------------------------
+// Pondering.
+
+#[test]
+fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
+    let mut engine = engine();
+    let pos = position(None, &["e2e4", "c7c5", "g1f3"], STD);
+    engine.send("position startpos moves e2e4 c7c5 g1f3");
+    engine.send("go ponder wtime 3000 btime 3000 winc 0 binc 0");
+    let quiet = engine.collect_for(QUIET);
+    assert_no_bestmove(&quiet, "while pondering");
+    engine.send("isready");
+    let ready = engine.wait_for("readyok", PROMPT);
+    assert_no_bestmove(&ready, "while pondering");
+    let quiet = engine.collect_for(QUIET);
+    assert_no_bestmove(&quiet, "while pondering");
+
+    engine.send("ponderhit");
+    // The clock starts at ponderhit: 3 s for the game means well under 3 s
+    // for this move.
+    let lines = engine.wait_for("bestmove", Duration::from_secs(10));
+    assert_legal_bestmove(&lines, &pos, STD);
+    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+}
+
+#[test]
+fn ponder_search_that_is_done_still_waits_for_ponderhit() {
+    let mut engine = engine();
+    let pos = position(None, &["d2d4"], STD);
+    engine.send("position startpos moves d2d4");
+    // Depth 2 is searched at once; the bestmove must still wait.
+    engine.send("go ponder depth 2");
+    let quiet = engine.collect_for(QUIET);
+    assert_no_bestmove(&quiet, "before ponderhit");
+    engine.send("ponderhit");
+    let lines = engine.wait_for("bestmove", PROMPT);
+    assert_legal_bestmove(&lines, &pos, STD);
+}
+
+#[test]
+fn ponder_then_stop_gives_one_bestmove() {
+    let mut engine = engine();
+    let pos = position(None, &["e2e4", "e7e5"], STD);
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go ponder wtime 60000 btime 60000");
+    let quiet = engine.collect_for(QUIET);
+    assert_no_bestmove(&quiet, "while pondering");
+    engine.send("stop");
+    let lines = engine.wait_for("bestmove", PROMPT);
+    assert_legal_bestmove(&lines, &pos, STD);
+    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+}

@@ -1,0 +1,247 @@
+//! Mates, stalemates and the draw rules (fifty moves, repetition) as the
+//! engine reports and plays them.
+
+use super::*;
+
+#[test]
+fn mate_in_two_is_found_and_reported() {
+    let text = read_data(MATE_IN_2);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut engine = engine();
+    // Spread over the file, black to move included (lines 6 and 9).
+    for index in [0, 1, 3, 5, 8] {
+        let line = lines[index];
+        let fen = format!("{} 0 1", line.split(" dm ").next().unwrap().trim());
+        let pos = parse_fen(&fen, STD).unwrap();
+        assert!(
+            forces_mate_within(&pos, 2) && !forces_mate_within(&pos, 1),
+            "{fen}"
+        );
+        engine.send("ucinewgame");
+        engine.send(&format!("position fen {fen}"));
+        let out = engine.go("depth 6");
+        assert_eq!(
+            last_score(&out),
+            Some(("mate".to_string(), 2)),
+            "{fen}: {out:#?}"
+        );
+        let best = assert_legal_bestmove(&out, &pos, STD);
+        assert_pvs_legal(&out, &pos, STD);
+        let mut after = pos.clone();
+        after.play_unchecked(best);
+        assert!(
+            every_reply_is_mated(&after, 1),
+            "{fen}: bestmove {best:?} does not force mate in 2"
+        );
+        // `go mate 2` ends by itself once the mate is found.
+        engine.send("ucinewgame");
+        let out = engine.go("mate 2");
+        assert_eq!(
+            last_score(&out),
+            Some(("mate".to_string(), 2)),
+            "{fen}: {out:#?}"
+        );
+        assert_legal_bestmove(&out, &pos, STD);
+    }
+}
+
+#[test]
+fn being_mated_is_a_negative_mate_score() {
+    // Black's every move (Kh7 or a pawn push) allows a mate in one.
+    let fen = "7k/p4K2/8/8/8/8/8/R7 b - - 0 1";
+    let pos = parse_fen(fen, STD).unwrap();
+    assert!(every_reply_is_mated(&pos, 1));
+    let mut engine = engine();
+    engine.send(&format!("position fen {fen}"));
+    let out = engine.go("depth 6");
+    assert_eq!(last_score(&out), Some(("mate".to_string(), -1)), "{out:#?}");
+    assert_legal_bestmove(&out, &pos, STD);
+
+    // And the mating side sees mate in 1 after Kh7.
+    engine.send(&format!("position fen {fen} moves h8h7"));
+    let out = engine.go("depth 4");
+    assert_eq!(last_score(&out), Some(("mate".to_string(), 1)), "{out:#?}");
+    assert_eq!(the_bestmove(&out).0, "a1h1");
+}
+
+#[test]
+fn checkmated_or_stalemated_root_answers_0000() {
+    let mut engine = engine();
+    for (setup, what) in [
+        // Fool's mate: White is checkmated.
+        ("startpos moves f2f3 e7e5 g2g4 d8h4", "checkmate"),
+        ("fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
+        ("fen 7k/5Q2/6K1/8/8/8/8/8 w - - 0 1 moves f7g7", "checkmate"),
+        (
+            "fen k7/8/NKB5/8/8/8/8/8 b - - 105 176",
+            "checkmate at halfmove 105",
+        ),
+        (
+            "fen k7/3N4/1K6/1B6/8/8/8/8 b - - 99 1",
+            "stalemate at halfmove 99",
+        ),
+    ] {
+        engine.send(&format!("position {setup}"));
+        for limits in ["depth 5", "movetime 50", "nodes 100"] {
+            let out = engine.go(limits);
+            assert_eq!(
+                the_bestmove(&out),
+                ("0000".to_string(), None),
+                "{what}: {out:#?}"
+            );
+            assert!(errors(&out).is_empty(), "{what}: {out:#?}");
+        }
+        engine.send("go infinite");
+        engine.collect_for(Duration::from_millis(50));
+        engine.send("stop");
+        let out = engine.wait_for("bestmove", PROMPT);
+        assert_eq!(the_bestmove(&out).0, "0000", "{what}: {out:#?}");
+    }
+}
+
+#[test]
+fn fifty_move_rule() {
+    let mut engine = engine();
+
+    // Already a claimable draw (halfmove 100): the root still plays a move.
+    for fen in [
+        "8/8/8/4k3/8/8/8/KQ6 w - - 100 80",
+        "8/7k/8/6R1/1r3B2/5K2/8/8 b - - 100 119",
+        "8/7k/8/1r3KR1/5B2/8/8/8 w - - 105 122",
+    ] {
+        let pos = parse_fen(fen, STD).unwrap();
+        engine.send(&format!("position fen {fen}"));
+        let out = engine.go("depth 6");
+        assert_legal_bestmove(&out, &pos, STD);
+    }
+
+    // Halfmove 99, no mate in one, no capture or pawn move: whatever White
+    // plays the fifty-move rule ends the game, so the score is a draw.
+    let fen = "8/8/8/4k3/8/8/8/KQ6 w - - 99 80";
+    let pos = parse_fen(fen, STD).unwrap();
+    assert!(!forces_mate_within(&pos, 1));
+    assert!(pos.legal_moves().iter().all(|m| !m.is_zeroing()));
+    engine.send(&format!("position fen {fen}"));
+    let out = engine.go("depth 6");
+    assert_eq!(last_score(&out), Some(("cp".to_string(), 0)), "{out:#?}");
+    assert_legal_bestmove(&out, &pos, STD);
+
+    // Halfmove 99 with a mate in one: checkmate beats the fifty-move rule.
+    let fen = "7k/8/6K1/8/8/8/8/5Q2 w - - 99 80";
+    let pos = parse_fen(fen, STD).unwrap();
+    engine.send(&format!("position fen {fen}"));
+    let out = engine.go("depth 6");
+    assert_eq!(last_score(&out), Some(("mate".to_string(), 1)), "{out:#?}");
+    let best = assert_legal_bestmove(&out, &pos, STD);
+    let mut after = pos.clone();
+    after.play_unchecked(best);
+    assert!(after.is_checkmate());
+}
+
+#[test]
+fn fifty_move_positions_from_the_rules_file() {
+    // The fifty-move entries of rules.epd: every one must give a legal move
+    // (or 0000 when the game is over on the board).
+    let text = read_data(RULES);
+    let mut engine = engine();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| l.contains("id \"fifty.")) {
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let (board, hmvc) = fields[0].split_once(" hmvc ").unwrap();
+        let fmvn = fields[1].strip_prefix("fmvn ").unwrap();
+        let fen = format!("{board} {hmvc} {fmvn}");
+        let pos = parse_fen(&fen, STD).unwrap();
+        engine.send(&format!("position fen {fen}"));
+        assert_eq!(engine_fen(&mut engine), fen_of(&pos));
+        let out = engine.go("depth 5");
+        if pos.legal_moves().is_empty() {
+            assert_eq!(the_bestmove(&out).0, "0000", "{fen}");
+        } else {
+            assert_legal_bestmove(&out, &pos, STD);
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}
+
+/// One line of repetition_sequences.txt.
+struct RepetitionCase {
+    command: String,
+    expectation: String,
+}
+
+fn repetition_cases() -> Vec<RepetitionCase> {
+    read_data(REPETITIONS)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.split('|').map(str::trim);
+            RepetitionCase {
+                command: parts.next().unwrap().to_string(),
+                expectation: parts.next().unwrap_or("").to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The position a `position …` command sets, by shakmaty.
+fn position_of_command(cmd: &str) -> Chess {
+    let rest = cmd.strip_prefix("position ").unwrap();
+    let (setup, moves) = match rest.split_once(" moves ") {
+        Some((setup, moves)) => (setup, moves.split_whitespace().collect::<Vec<_>>()),
+        None => (rest, Vec::new()),
+    };
+    let fen = setup.strip_prefix("fen ");
+    position(fen, &moves, STD)
+}
+
+#[test]
+fn repetition_sequences() {
+    let cases = repetition_cases();
+    assert_eq!(cases.len(), 7);
+    let mut engine = engine();
+    for case in &cases {
+        let pos = position_of_command(&case.command);
+        let setup = command(&mut engine, &case.command);
+        assert!(errors(&setup).is_empty(), "{}: {setup:#?}", case.command);
+        assert_eq!(engine_fen(&mut engine), fen_of(&pos), "{}", case.command);
+        engine.send("ucinewgame");
+        let out = engine.go("depth 5");
+        assert_legal_bestmove(&out, &pos, STD);
+        assert_pvs_legal(&out, &pos, STD);
+    }
+
+    // Stockfish's "find the draw": White is lost on material but the queen
+    // check d8d7 repeats the position (perpetual check).
+    let case = cases
+        .iter()
+        .find(|c| c.expectation.contains("bestmove d8d7 with score cp 0"))
+        .expect("the find-the-draw case");
+    let pos = position_of_command(&case.command);
+    for limits in ["nodes 10000", "depth 8"] {
+        engine.send("ucinewgame");
+        engine.send(&case.command);
+        let out = engine.go(limits);
+        assert_eq!(
+            last_score(&out),
+            Some(("cp".to_string(), 0)),
+            "{limits}: {out:#?}"
+        );
+        assert_legal_bestmove(&out, &pos, STD);
+        assert_eq!(the_bestmove(&out).0, "d8d7", "{limits}: {out:#?}");
+    }
+}
+
+#[test]
+fn threefold_claim_position_gives_a_legal_move() {
+    // After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Black can repeat the start position
+    // a third time. Black is not worse, so the score is about equal either
+    // way; what must hold is a legal move.
+    let mut engine = engine();
+    let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
+    let pos = position(None, &moves, STD);
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    let out = engine.go("depth 6");
+    assert_legal_bestmove(&out, &pos, STD);
+}

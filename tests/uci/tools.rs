@@ -1,0 +1,158 @@
+//! The command-line tools (`bench`, `perft`, also inside the UCI loop) and
+//! the `engine.toml` config file.
+
+use super::*;
+
+/// The node count of `rookery bench <depth>`, checking the output format.
+fn bench_nodes(depth: &str) -> u64 {
+    let (status, lines) = run_tool(&["bench", depth], SEARCH);
+    assert!(status.success(), "bench exit {status:?}: {lines:#?}");
+    let last = lines.last().expect("bench prints lines");
+    let tokens: Vec<&str> = last.split(' ').collect();
+    let ok = tokens.len() == 4
+        && tokens[1] == "nodes"
+        && tokens[3] == "nps"
+        && [tokens[0], tokens[2]]
+            .iter()
+            .all(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()));
+    assert!(ok, "last bench line '{last}' is not 'N nodes N nps'");
+    tokens[0].parse().unwrap()
+}
+
+#[test]
+fn bench_from_the_command_line_is_deterministic() {
+    let first = bench_nodes("5");
+    let second = bench_nodes("5");
+    assert!(first > 0);
+    assert_eq!(first, second, "bench node counts differ between runs");
+}
+
+#[test]
+fn perft_from_the_command_line() {
+    let (status, lines) = run_tool(&["perft", "4"], SEARCH);
+    assert!(status.success());
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 197281");
+
+    let (status, lines) = run_tool(
+        &[
+            "perft",
+            "3",
+            "--chess960",
+            "--fen",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ],
+        SEARCH,
+    );
+    assert!(status.success());
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 12189");
+
+    let (status, lines) = run_tool(
+        &[
+            "perft",
+            "2",
+            "--divide",
+            "--fen",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ],
+        SEARCH,
+    );
+    assert!(status.success());
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 2039");
+    assert!(lines.iter().any(|l| l == "e1g1: 43"), "{lines:#?}");
+
+    // A bad FEN fails cleanly.
+    let (status, _) = run_tool(&["perft", "2", "--fen", "not a fen"], SEARCH);
+    assert!(!status.success());
+}
+
+#[test]
+fn perft_and_bench_inside_the_uci_loop() {
+    let mut engine = engine();
+    engine.send("position startpos moves e2e4");
+    let out = command(&mut engine, "go perft 3");
+    assert!(
+        out.contains(&"info string Nodes searched: 13160".to_string()),
+        "{out:#?}"
+    );
+    assert_no_bestmove(&out, "after go perft");
+    let out = command(&mut engine, "bench 2");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string ") && l.ends_with(" nps")),
+        "{out:#?}"
+    );
+    // Neither changed the position.
+    assert_eq!(
+        engine_fen(&mut engine),
+        fen_of(&position(None, &["e2e4"], STD))
+    );
+}
+
+#[test]
+fn config_file_sets_defaults_and_reports_errors() {
+    let good = config_file(
+        "uci_test_good.toml",
+        "Hash = 32\n\"Move Overhead\" = 50\nponder = true\n",
+    );
+    let mut engine = Engine::start_with_args(&["--config", &good]);
+    let lines = engine.handshake();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 32 ")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Move Overhead type spin default 50 "))
+    );
+    assert!(lines.contains(&"option name Ponder type check default true".to_string()));
+    let after = engine.sync();
+    assert_eq!(
+        after,
+        vec!["readyok".to_string()],
+        "no errors for a good file"
+    );
+
+    for (name, text) in [
+        ("uci_test_bad_value.toml", "Hash = \"big\"\nThreads = 1\n"),
+        ("uci_test_bad_name.toml", "Contempt = 3\n"),
+        ("uci_test_bad_toml.toml", "Hash = = 3\n"),
+    ] {
+        let path = config_file(name, text);
+        let mut engine = Engine::start_with_args(&["--config", &path]);
+        let lines = engine.handshake();
+        assert!(
+            errors(&lines).is_empty(),
+            "errors come after uciok: {lines:#?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("option name Hash type spin default 16 ")),
+            "{name}: {lines:#?}"
+        );
+        let after = engine.sync();
+        assert!(
+            after
+                .iter()
+                .any(|l| l.starts_with("info string error: engine.toml:")),
+            "{name}: {after:#?}"
+        );
+        engine.send("position startpos");
+        let out = engine.go("depth 3");
+        assert_legal_bestmove(&out, &Chess::default(), STD);
+    }
+
+    // A missing file is reported the same way.
+    let mut engine = Engine::start_with_args(&["--config", "/nonexistent/rookery-test.toml"]);
+    engine.handshake();
+    let after = engine.sync();
+    assert!(
+        after
+            .iter()
+            .any(|l| l.starts_with("info string error: engine.toml:")),
+        "{after:#?}"
+    );
+}
