@@ -41,9 +41,9 @@ pub fn gives_check(pos: &Chess, m: Move) -> bool {
     if attacks::attacks(to, moved, occupied).contains(king) {
         return true;
     }
-    // Our other sliders that see the king through the new occupancy. The
-    // piece on `to` is excluded: it is the moved one or a captured enemy.
-    let sliders = board.by_color(us) & !Bitboard::from(from) & !Bitboard::from(to);
+    // Our sliders that did not move and see the king through the new
+    // occupancy (the moved piece was judged from `to` above).
+    let sliders = board.by_color(us) & !Bitboard::from(from);
     let lines = attacks::rook_attacks(king, occupied) & board.rooks_and_queens();
     let diagonals = attacks::bishop_attacks(king, occupied) & board.bishops_and_queens();
     ((lines | diagonals) & sliders).any()
@@ -94,9 +94,13 @@ mod tests {
     #[test]
     fn agrees_on_discovered_checks_promotions_castling_and_en_passant() {
         for fen in [
-            // Discovered checks by rook and bishop, a pinned-looking knight.
+            // Discovered checks by rook and bishop: a knight masking its own
+            // rook, a knight in front of its bishop, a king stepping off the
+            // rook's file, and a rook pinned along its file.
             "4k3/8/8/4N3/8/8/8/4R1KB w - - 0 1",
             "7k/8/5N2/8/3B4/8/8/6K1 w - - 0 1",
+            "4k3/8/8/8/8/8/4K3/4R3 w - - 0 1",
+            "4k3/8/8/8/4q3/8/4R3/4K3 w - - 0 1",
             // Promotions that check, also by capture, and under-promotions.
             "3r1k2/2P5/8/8/8/8/8/4K3 w - - 0 1",
             // Castling that checks with the rook.

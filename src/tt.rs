@@ -343,10 +343,10 @@ impl TranspositionTable {
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let cluster: *const Cluster = self.cluster(key);
-            // SAFETY: a prefetch is only a hint; it reads nothing into the
-            // program and cannot fault, and the address lies inside the
-            // table's own allocation. (An intrinsic with a target feature
-            // needs `unsafe` even where SSE is always on, as on x86-64.)
+            // SAFETY: the intrinsic's only requirement is SSE, which every
+            // x86-64 processor has; `unsafe` is needed only because this
+            // function does not itself enable the feature. A prefetch cannot
+            // fault whatever the address, and this one points into the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(cluster.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]

@@ -286,9 +286,9 @@ impl Searcher {
         while let Some(m) = picker.next(board, &self.histories) {
             legal_moves += 1;
             let quiet = !is_tactical(m);
-            let gives_check = gives_check(board.pos(), m);
+            let checks = gives_check(board.pos(), m);
             if !is_root && best_score > -MATE_BOUND {
-                if quiet && !in_check && !gives_check && !is_pv {
+                if quiet && !in_check && !checks && !is_pv {
                     let late = depth <= LATE_MOVE_PRUNING_MAX_DEPTH
                         && tried.quiets.len() >= late_move_limit;
                     if futile || late {
@@ -315,7 +315,7 @@ impl Searcher {
             let score = if move_number == 1 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let reduction = if depth >= LMR_MIN_DEPTH && quiet && !in_check && !gives_check {
+                let reduction = if depth >= LMR_MIN_DEPTH && quiet && !in_check && !checks {
                     let mut r = late_move_reduction(depth, move_number);
                     r -= i32::from(is_pv);
                     r += i32::from(!improving);
