@@ -98,20 +98,10 @@ fn isready_while_infinite_search_then_stop() {
     );
     engine.send(&format!("position fen {}", fen_of(&pos)));
     engine.send("go infinite");
-    let quiet = engine.collect_for(QUIET);
-    assert_no_bestmove(&quiet, "before stop in go infinite");
-
-    engine.send("isready");
-    let ready = engine.wait_for("readyok", PROMPT);
-    assert_no_bestmove(&ready, "before stop in go infinite");
-    let quiet = engine.collect_for(QUIET);
-    assert_no_bestmove(&quiet, "before stop in go infinite");
+    let mut all = assert_searching_and_responsive(&mut engine, "before stop in go infinite");
 
     engine.send("stop");
-    let lines = engine.wait_for("bestmove", PROMPT);
-    let mut all = quiet;
-    all.extend(ready);
-    all.extend(lines.iter().cloned());
+    all.extend(engine.wait_for("bestmove", PROMPT));
     assert_legal_bestmove(&all, &pos, STD);
     // Nothing more after the bestmove, in particular no second bestmove.
     let after = engine.sync();
@@ -129,13 +119,7 @@ fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
     let pos = position(None, &["e2e4", "c7c5", "g1f3"], STD);
     engine.send("position startpos moves e2e4 c7c5 g1f3");
     engine.send("go ponder wtime 3000 btime 3000 winc 0 binc 0");
-    let quiet = engine.collect_for(QUIET);
-    assert_no_bestmove(&quiet, "while pondering");
-    engine.send("isready");
-    let ready = engine.wait_for("readyok", PROMPT);
-    assert_no_bestmove(&ready, "while pondering");
-    let quiet = engine.collect_for(QUIET);
-    assert_no_bestmove(&quiet, "while pondering");
+    assert_searching_and_responsive(&mut engine, "while pondering");
 
     engine.send("ponderhit");
     // The clock starts at ponderhit: 3 s for the game means well under 3 s

@@ -87,6 +87,18 @@ fn every_reply_is_mated(pos: &Chess, moves: u32) -> bool {
         })
 }
 
+/// Checks that a searching engine stays silent for a while, answers
+/// `isready`, and stays silent again, with no `bestmove` throughout; returns
+/// every line it printed meanwhile.
+fn assert_searching_and_responsive(engine: &mut Engine, when: &str) -> Vec<String> {
+    let mut lines = engine.collect_for(QUIET);
+    engine.send("isready");
+    lines.extend(engine.wait_for("readyok", PROMPT));
+    lines.extend(engine.collect_for(QUIET));
+    assert_no_bestmove(&lines, when);
+    lines
+}
+
 fn assert_no_bestmove(lines: &[String], when: &str) {
     assert!(
         lines.iter().all(|l| !l.starts_with("bestmove")),
