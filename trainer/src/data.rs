@@ -23,6 +23,8 @@ use shakmaty::{Chess, Position};
 
 /// Most pieces a chess position can have.
 pub const MAX_PIECES: usize = 32;
+/// The bits of a feature index that hold its square's file.
+const FILE_BITS: u16 = 0b111;
 
 /// One training position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +72,22 @@ impl Sample {
             score,
             half_points,
         })
+    }
+
+    /// The same position mirrored left to right (files a↔h), which is worth
+    /// the same: chess is symmetric that way but for castling, which the
+    /// network does not see. A feature's low three bits are its square's
+    /// file in both perspectives (the feature index is
+    /// `side · 384 + role · 64 + square`, and Black's vertical flip keeps
+    /// files), so mirroring flips those bits.
+    pub fn mirrored(&self) -> Sample {
+        let mut mirrored = *self;
+        for row in &mut mirrored.features {
+            for feature in &mut row[..usize::from(self.piece_count)] {
+                *feature ^= FILE_BITS;
+            }
+        }
+        mirrored
     }
 
     /// The active features, side to move's perspective first.
@@ -192,6 +210,30 @@ mod tests {
         mirrored.sort_unstable();
         direct.sort_unstable();
         assert_eq!(mirrored, direct, "the start position is symmetric");
+    }
+
+    #[test]
+    fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
+        for fen in [
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b - - 0 9",
+            "8/5pk1/6p1/3Pp3/2p1P3/2P3P1/5PK1/8 w - e6 0 40",
+        ] {
+            let pos = position(fen);
+            let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+            setup.board.flip_horizontal();
+            setup.ep_square = None;
+            let flipped: Chess = setup.position(CastlingMode::Standard).unwrap();
+            let expected = Sample::new(&flipped, 40, GameResult::Draw).unwrap();
+            let mirrored = Sample::new(&pos, 40, GameResult::Draw).unwrap().mirrored();
+            for (a, b) in mirrored.features().into_iter().zip(expected.features()) {
+                let (mut a, mut b) = (a.to_vec(), b.to_vec());
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "{fen}");
+            }
+            let outcome = |s: &Sample| (s.score(), s.result());
+            assert_eq!(outcome(&mirrored), outcome(&expected));
+        }
     }
 
     #[test]

@@ -70,6 +70,10 @@ struct Cli {
     /// Fraction of the positions held out for validation.
     #[arg(long, default_value_t = 0.01)]
     val_fraction: f64,
+    /// Also train on every training position mirrored left to right (files
+    /// a↔h), doubling the training set; validation stays as played.
+    #[arg(long)]
+    mirror: bool,
     /// Train on at most this many positions (a random subset).
     #[arg(long)]
     max_positions: Option<usize>,
@@ -108,6 +112,10 @@ fn run(cli: Cli) -> Result<(), String> {
     let mut rng = SplitMix64::new(cli.seed);
     let (mut training, validation) =
         data::split_validation(loaded.games, cli.val_fraction, &mut rng);
+    if cli.mirror {
+        let mirrored: Vec<_> = training.iter().map(data::Sample::mirrored).collect();
+        training.extend(mirrored);
+    }
     data::shuffle(&mut training, &mut rng);
     if let Some(limit) = cli.max_positions {
         training.truncate(limit);
