@@ -2,8 +2,12 @@
 //! stop flag, the ponder flag, the clock and the per-thread node and
 //! tablebase-hit counters.
 //!
-//! All are atomics read with relaxed ordering: a thread that sees `stop` a
-//! few nodes late only searches a few nodes more. Counters sit on their own
+//! Most are atomics read with relaxed ordering: a thread that sees `stop` a
+//! few nodes late only searches a few nodes more. The ponder flag is the
+//! exception: `ponderhit` moves the clock's start and then clears the flag
+//! with release ordering, and readers load the flag with acquire ordering,
+//! so a thread that sees pondering over also sees the new start (else it
+//! would count the whole ponder against the move's time). Counters sit on their own
 //! cache lines so threads publishing their counts do not slow each other.
 //! A thread publishes its node count now and then, but adds each tablebase
 //! hit at once: a hit is rare next to the table read it stands for.
@@ -45,7 +49,7 @@ impl SearchControl {
     }
 
     pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
+        self.pondering.load(Ordering::Acquire)
     }
 
     /// The opponent played the expected move: the clock starts now. A
@@ -54,7 +58,7 @@ impl SearchControl {
         let now = self.created.elapsed().as_nanos() as u64;
         if self.pondering.load(Ordering::Relaxed) {
             self.clock_start_ns.store(now, Ordering::Relaxed);
-            self.pondering.store(false, Ordering::Relaxed);
+            self.pondering.store(false, Ordering::Release);
         }
     }
 

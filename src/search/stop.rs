@@ -1,5 +1,6 @@
 //! When a search thread must unwind: `stop` (or `quit`, end of input, a
-//! helper seeing the leader done), the hard time limit, or the node limit.
+//! helper seeing the leader done), the hard time limit, or the node limit
+//! (neither limit while pondering).
 //!
 //! The check is cheap enough for every node: the shared flag and the clock
 //! are read only every [`STOP_CHECK_INTERVAL`] nodes, the node limit (main
@@ -36,11 +37,14 @@ impl Searcher {
                 }
             }
         }
+        // Like the clock, the node limit waits for `ponderhit`: a ponder
+        // search ends only on `ponderhit` or `stop`.
         if self.is_main()
             && job
                 .limits
                 .nodes
                 .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
+            && !job.control.is_pondering()
         {
             self.aborted = true;
         }

@@ -156,3 +156,18 @@ fn ponder_then_stop_gives_one_bestmove() {
     assert_legal_bestmove(&lines, &pos, STD);
     assert_eq!(engine.sync(), vec!["readyok".to_string()]);
 }
+
+/// A node limit, like the clock, waits for `ponderhit`: the search must not
+/// end (and print `bestmove`) while the opponent is still thinking.
+#[test]
+fn ponder_with_a_node_limit_waits_for_ponderhit() {
+    let mut engine = engine();
+    let pos = position(None, &["d2d4", "d7d5"], STD);
+    engine.send("position startpos moves d2d4 d7d5");
+    engine.send("go ponder nodes 2000");
+    assert_searching_and_responsive(&mut engine, "while pondering with a node limit");
+    engine.send("ponderhit");
+    let lines = engine.wait_for("bestmove", PROMPT);
+    assert_legal_bestmove(&lines, &pos, STD);
+    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+}
