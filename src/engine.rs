@@ -25,7 +25,7 @@ use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
 use crate::uci::format::UciReporter;
-use crate::uci::options::{self, Change, Options};
+use crate::uci::options::{self, Change, MIN_HASH_MB, Options};
 use crate::{bench, perft, wdl};
 
 pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
@@ -75,8 +75,10 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine with the options from `config`. Fails only when the
-    /// configured table or threads cannot be had even at their minimum.
+    /// An engine with the options from `config`. A table or thread count
+    /// that cannot be had falls back to the minimum, which is reported
+    /// (after `uci`, with the other configuration errors) and becomes the
+    /// advertised default; fails only when even the minimum cannot be had.
     pub fn new(mut config: Config) -> Result<Engine, String> {
         let mut options = config.defaults.clone();
         nnue::set_active(None);
@@ -95,13 +97,27 @@ impl Engine {
         let tt = match TranspositionTable::new(options.hash_mb) {
             Ok(tt) => tt,
             Err(error) => {
-                log::warn!("{error}; using the minimum size");
-                options.hash_mb = 1;
-                TranspositionTable::new(1).map_err(|e| e.to_string())?
+                let minimum = MIN_HASH_MB as usize;
+                config
+                    .errors
+                    .push(format!("Hash: {error}; using {minimum} MB"));
+                options.hash_mb = minimum;
+                config.defaults.hash_mb = minimum;
+                TranspositionTable::new(minimum).map_err(|e| e.to_string())?
             }
         };
-        let pool = ThreadPool::new(options.threads)
-            .map_err(|e| format!("cannot start search threads: {e}"))?;
+        let pool = match ThreadPool::new(options.threads) {
+            Ok(pool) => pool,
+            Err(error) => {
+                config.errors.push(format!(
+                    "Threads: cannot start {} search threads: {error}; using 1",
+                    options.threads
+                ));
+                options.threads = 1;
+                config.defaults.threads = 1;
+                ThreadPool::new(1).map_err(|e| format!("cannot start a search thread: {e}"))?
+            }
+        };
         let (tablebases, startup_tablebase_report) = Tablebases::load(&options.syzygy_path);
         Ok(Engine {
             options,

@@ -15,6 +15,9 @@ use std::time::Duration;
 /// Largest `Hash` in MB (1 TiB); allocation may still fail below it, which
 /// is reported and keeps the old table.
 pub const MAX_HASH_MB: i64 = 1 << 20;
+/// Smallest `Hash` in MB: also the size the engine falls back to when the
+/// configured one cannot be allocated at start-up.
+pub const MIN_HASH_MB: i64 = 1;
 pub const MAX_THREADS: i64 = 1024;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 pub const MAX_MULTIPV: i64 = 256;
@@ -112,7 +115,7 @@ pub const SPECS: [Spec; 13] = [
         name: HASH,
         kind: Kind::Spin {
             default: 16,
-            min: 1,
+            min: MIN_HASH_MB,
             max: MAX_HASH_MB,
         },
     },
