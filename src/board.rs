@@ -28,6 +28,10 @@ use shakmaty::{
 
 use crate::nnue::{self, Accumulator, Network};
 
+/// The halfmove clock at which the fifty-move rule draws (FIDE 9.3: fifty
+/// moves of each side without a capture or a pawn move).
+pub const FIFTY_MOVE_HALFMOVES: u32 = 100;
+
 /// A position with its Zobrist key and its evaluation network's
 /// accumulator, cheap enough to copy at every node.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! Whether a move gives check, told from attack tables without playing it.
 //!
 //! The search decides whether to prune a quiet move before making it, and
-//! a checking move is never pruned. shakmaty answers "is the side to move
+//! a checking move is spared futility and late-move pruning. shakmaty answers "is the side to move
 //! in check?" only for a position, so asking it means copying the board
 //! and playing the move (the largest single cost in the profile), which is
 //! wasted on every move that is then pruned. A normal move checks when the

@@ -119,7 +119,7 @@ fn main() -> ExitCode {
                 threads: threads.max(1),
             };
             match bench::run(settings, &mut |line| println!("{line}")) {
-                Ok(_) => ExitCode::SUCCESS,
+                Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("rookery: bench: {error}");
                     ExitCode::FAILURE

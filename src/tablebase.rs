@@ -30,15 +30,13 @@ use std::sync::Arc;
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, MaybeRounded, SyzygyError, Tablebase, Wdl};
 
+use crate::board::FIFTY_MOVE_HALFMOVES;
 use crate::uci::options::Options;
 
 /// Extension of the win-draw-loss tables (one per material signature).
 const WDL_EXTENSION: &str = "rtbw";
 /// Extension of the distance-to-zero tables.
 const DTZ_EXTENSION: &str = "rtbz";
-/// The fifty-move rule: a draw once this many plies pass without a capture
-/// or pawn move.
-const FIFTY_MOVE_PLIES: u32 = 100;
 
 /// What loading a `SyzygyPath` found, as lines for the GUI.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -274,13 +272,13 @@ impl TbConfig {
         let win_plies = plies + u32::from(rounded);
         let halfmoves = pos.halfmoves();
         let outcome = if dtz > 0 {
-            if !self.rule50 || halfmoves + win_plies <= FIFTY_MOVE_PLIES {
+            if !self.rule50 || halfmoves + win_plies <= FIFTY_MOVE_HALFMOVES {
                 Wdl::Win
             } else {
                 Wdl::CursedWin
             }
         } else if dtz < 0 {
-            if !self.rule50 || halfmoves + plies <= FIFTY_MOVE_PLIES {
+            if !self.rule50 || halfmoves + plies <= FIFTY_MOVE_HALFMOVES {
                 Wdl::Loss
             } else {
                 Wdl::BlessedLoss

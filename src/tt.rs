@@ -110,7 +110,7 @@ impl PackedMove {
 
     /// The legal move of `pos` that this packs, found without generating
     /// moves; `None` when it packs no move or one that is not legal there
-    /// (an entry of another position that shares the key's cluster bits).
+    /// (a 64-bit key collision, or a torn entry that passed the check).
     pub fn to_move(self, pos: &Chess) -> Option<Move> {
         if self.is_none() {
             return None;

@@ -46,17 +46,9 @@ impl Default for Settings {
     }
 }
 
-/// The result of a bench run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Summary {
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub nodes_per_second: u64,
-}
-
 /// Runs the bench, passing a line per position and then the final
 /// `N nodes N nps` line to `report`.
-pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), String> {
     let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
     let pool = ThreadPool::new(settings.threads).map_err(|e| e.to_string())?;
     let mut nodes = 0;
@@ -97,14 +89,6 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<Summary, 
         ));
     }
     let millis = elapsed.as_millis().max(1) as u64;
-    let summary = Summary {
-        nodes,
-        elapsed,
-        nodes_per_second: nodes * 1000 / millis,
-    };
-    report(&format!(
-        "{} nodes {} nps",
-        summary.nodes, summary.nodes_per_second
-    ));
-    Ok(summary)
+    report(&format!("{nodes} nodes {} nps", nodes * 1000 / millis));
+    Ok(())
 }

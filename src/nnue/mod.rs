@@ -52,7 +52,8 @@ pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize 
 }
 
 /// The evaluation of `pos` in centipawns for the side to move, computed
-/// from scratch (tools and tests; the search updates accumulators).
+/// from scratch (the tests of the accumulator and of the trainer check
+/// against it; the search updates accumulators).
 pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
     Accumulator::new(network, pos.board()).evaluate(network, pos.turn())
 }

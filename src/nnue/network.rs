@@ -18,8 +18,9 @@
 //! The active network is a `&'static Network`: the one embedded in the
 //! binary, or one loaded from `EvalFile`, leaked so that every board can
 //! hold a plain reference (no reference count touched at every node by
-//! every thread). A load happens only on a user's `setoption`, so the leak
-//! is bounded by what the user does.
+//! every thread). A load happens only at start-up (`engine.toml`) or on a
+//! user's `setoption`, and re-sending the same path loads nothing, so the
+//! leak is bounded by what the user does.
 
 use std::sync::{LazyLock, RwLock};
 

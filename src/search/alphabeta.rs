@@ -21,8 +21,9 @@
 //! A position is "improving" when its static evaluation beats the one of
 //! two plies earlier (the same side to move): pruning trusts a falling
 //! evaluation less. Checks are extended by one ply. A move is made only
-//! once pruning has passed it: whether it gives check, which spares it, is
-//! told from attack tables ([`gives_check`]).
+//! once pruning has passed it: whether it gives check (which spares it
+//! futility and late-move pruning and reductions) is told from attack
+//! tables ([`gives_check`]).
 //!
 //! At the root the moves come from the job (`searchmoves`, less the lines
 //! MultiPV has already given); a search with excluded root moves does not
@@ -34,10 +35,9 @@ use shakmaty::{MoveList, Position, Role};
 
 use super::history::{Context, PieceTo, Tried};
 use super::movepick::{MovePicker, Ordering, is_tactical};
-use super::quiescence::FIFTY_MOVE_HALFMOVES;
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher};
-use crate::board::Board;
+use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::check::gives_check;
 use crate::eval::evaluate;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
@@ -58,6 +58,9 @@ const IIR_MIN_DEPTH: i32 = 4;
 
 const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 8;
 const LATE_MOVE_PRUNING_BASE: i32 = 3;
+/// A node whose evaluation is not improving tries this many times fewer
+/// quiet moves before late-move pruning.
+const LATE_MOVE_PRUNING_NOT_IMPROVING_DIVISOR: i32 = 2;
 
 const FUTILITY_MAX_DEPTH: i32 = 6;
 const FUTILITY_BASE_MARGIN: i32 = 90;
@@ -253,8 +256,12 @@ impl Searcher {
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
             && static_eval + FUTILITY_BASE_MARGIN + FUTILITY_MARGIN_PER_DEPTH * depth <= alpha;
-        let late_move_limit =
-            ((LATE_MOVE_PRUNING_BASE + depth * depth) / if improving { 1 } else { 2 }) as usize;
+        let late_move_limit = ((LATE_MOVE_PRUNING_BASE + depth * depth)
+            / if improving {
+                1
+            } else {
+                LATE_MOVE_PRUNING_NOT_IMPROVING_DIVISOR
+            }) as usize;
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;

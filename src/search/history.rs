@@ -143,8 +143,8 @@ impl Histories {
         i32::from(self.capture[own.piece][own.to][captured_index(m)])
     }
 
-    /// Quiet move `best` cut off at `ply` after the quiet moves in `tried`
-    /// and the captures in `captures_tried` failed, at remaining `depth`.
+    /// Quiet move `best` cut off at `ply`, at remaining `depth`, after the
+    /// quiet moves and captures in `tried` failed.
     pub fn record_quiet_cutoff(
         &mut self,
         turn: Color,

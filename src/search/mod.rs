@@ -10,6 +10,7 @@
 //! * [`history`]: what a thread learns about moves (killers, histories);
 //! * [`pv`]: the principal-variation table;
 //! * [`see`]: static exchange evaluation of captures;
+//! * [`limits`]: what `go` asks for (depth, nodes, mate, infinite);
 //! * [`time`]: soft and hard time limits from the clock;
 //! * [`stability`]: stretches or shortens the soft limit as the best move
 //!   and score settle;

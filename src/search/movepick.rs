@@ -13,7 +13,8 @@
 //! After stage 1 every legal move gets a score whose range encodes its
 //! stage, and the picker hands them out best first by selection (most
 //! nodes cut after a move or two, so sorting the whole list would waste
-//! work). Quiescence orders its captures by MVV-LVA alone.
+//! work). Quiescence orders its moves more simply: the table move, then
+//! captures and promotions by MVV-LVA, then (in check) quiet evasions.
 
 use shakmaty::{Color, Move, MoveList, Position, Role};
 
@@ -32,6 +33,9 @@ const FIRST_KILLER_SCORE: i32 = (1 << 27) + 2;
 const SECOND_KILLER_SCORE: i32 = (1 << 27) + 1;
 const COUNTERMOVE_SCORE: i32 = 1 << 27;
 const BAD_CAPTURE_BASE: i32 = -(1 << 28);
+/// Victim value weight against the attacker's value in MVV-LVA (the
+/// attacker counts 1/this).
+const MVV_VICTIM_WEIGHT: i32 = 8;
 /// Victim value weight against capture history in capture scores.
 const VICTIM_WEIGHT: i32 = 16;
 
@@ -41,11 +45,14 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
+/// Most valuable victim first, least valuable attacker among equals: the
+/// gained value, weighted so that no attacker's value can outweigh a
+/// difference in victims.
 fn mvv_lva(m: Move) -> i32 {
     let victim = m.capture().map_or(0, midgame_value);
     let promotion = m.promotion().map_or(0, midgame_value);
     let attacker = midgame_value(m.role());
-    GOOD_CAPTURE_BASE + (victim + promotion) * 8 - attacker / 8
+    GOOD_CAPTURE_BASE + (victim + promotion) * MVV_VICTIM_WEIGHT - attacker / MVV_VICTIM_WEIGHT
 }
 
 /// Material a tactical move gains, for delta pruning in quiescence.

@@ -1,7 +1,8 @@
 //! The pool of search threads (Lazy SMP).
 //!
 //! Threads are created when the `Threads` option changes, not per `go`, each
-//! with a large stack (copy-make keeps a ~1.4 KB move list per frame). Every
+//! with a large stack (copy-make keeps a move picker, with its move list
+//! and scores, and a board with its 1 KB accumulator in every frame). Every
 //! `go` hands the same [`SearchJob`] to all of them; each runs its own
 //! iterative deepening on its own copy of the position and its own history
 //! tables, and they share only the transposition table and the job's

@@ -17,25 +17,25 @@
 //! Draws by the fifty-move rule and insufficient material are scored here
 //! as in the main search (a repetition needs quiet moves, which quiescence
 //! plays only as evasions, right after a capture). Results are stored in the
-//! table as bounds only, at depth 0, so they never pass for or displace an
-//! exact result of a real search.
+//! table as bounds only, at depth 0, so they never pass for an exact result
+//! of a real search (they may take the slot of a shallow or stale entry, as
+//! any store may; see the table's replacement rules).
 
 use shakmaty::{Move, Position, Role, Square};
 
+use super::alphabeta::NO_EVAL;
 use super::movepick::{MovePicker, captured_value, is_tactical};
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher};
-use crate::board::Board;
+use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::eval::evaluate;
-use crate::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use crate::score::{DRAW, MAX_PLY, mated_in};
 use crate::tt::{Bound, PackedMove, TtStore};
 
 /// Quiescence skips a capture that cannot lift the score near alpha.
 const DELTA_MARGIN: i32 = 200;
 /// Plies into quiescence after which only recaptures are searched.
 const RECAPTURES_ONLY_PLY: usize = 5;
-/// The halfmove clock at which the fifty-move rule draws.
-pub(super) const FIFTY_MOVE_HALFMOVES: u32 = 100;
 
 /// Whether `m` is worth a look in quiescence outside check: a capture or a
 /// promotion to a queen.
@@ -83,7 +83,7 @@ impl Searcher {
         }
 
         let static_eval = if in_check {
-            -INFINITY
+            NO_EVAL
         } else {
             hit.map_or_else(|| evaluate(board), |h| h.static_eval)
         };

@@ -29,6 +29,7 @@ use super::limits::Limits;
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// Share of the increment spent on the current move, per mille.
 const INCREMENT_SHARE_PER_MILLE: u32 = 750;
+const PER_MILLE: u32 = 1000;
 /// How many soft budgets one move may use at most.
 const HARD_LIMIT_FACTOR: u32 = 4;
 /// Share of the remaining clock one move may use at most, per mille, in an
@@ -90,14 +91,14 @@ pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<T
     let moves_to_go = limits.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
 
     let fraction = match limits.moves_to_go {
-        Some(_) => (1000 * MOVESTOGO_SHARE_FACTOR / moves_to_go).clamp(
+        Some(_) => (PER_MILLE * MOVESTOGO_SHARE_FACTOR / moves_to_go).clamp(
             MAX_CLOCK_FRACTION_PER_MILLE,
             MAX_MOVESTOGO_FRACTION_PER_MILLE,
         ),
         None => MAX_CLOCK_FRACTION_PER_MILLE,
     };
-    let ceiling = (available * fraction / 1000).max(MIN_BUDGET);
-    let share = available / moves_to_go + increment * INCREMENT_SHARE_PER_MILLE / 1000;
+    let ceiling = (available * fraction / PER_MILLE).max(MIN_BUDGET);
+    let share = available / moves_to_go + increment * INCREMENT_SHARE_PER_MILLE / PER_MILLE;
     let soft = share.min(ceiling).max(MIN_BUDGET);
     let hard = (soft * HARD_LIMIT_FACTOR).min(ceiling).max(soft);
     Some(TimeBudget {

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Position};
 
-use crate::board::Board;
+use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::rng::SplitMix64;
 use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
@@ -50,8 +50,6 @@ const DRAW_FROM_PLY: usize = 80;
 const MAX_GAME_PLIES: usize = 400;
 /// Table size of each worker's search.
 const WORKER_HASH_MB: usize = 8;
-/// Plies without capture or pawn move that end the game (fifty moves).
-const FIFTY_MOVE_PLIES: u32 = 100;
 /// Occurrences of a position that end the game (threefold repetition).
 const REPETITIONS_FOR_DRAW: usize = 3;
 /// Unfit openings in a row after which a worker gives up: a node limit too
@@ -59,6 +57,8 @@ const REPETITIONS_FOR_DRAW: usize = 3;
 const MAX_UNFIT_OPENINGS: usize = 1000;
 /// How often the progress line is written.
 const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
+/// How often the main thread looks whether every worker has finished.
+const FINISHED_POLL_INTERVAL: Duration = Duration::from_millis(100);
 
 /// What `rookery datagen` was asked for.
 #[derive(Clone, Debug)]
@@ -122,7 +122,7 @@ pub fn run(settings: &Settings) -> io::Result<()> {
         .collect::<io::Result<_>>()?;
     let mut last_report = Instant::now();
     while !workers.iter().all(|w| w.is_finished()) {
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(FINISHED_POLL_INTERVAL);
         if last_report.elapsed() >= PROGRESS_INTERVAL {
             last_report = Instant::now();
             eprintln!("{}", progress.line(start.elapsed()));
@@ -297,7 +297,7 @@ fn rules_result(board: &Board, keys: &[u64]) -> Option<GameResult> {
     let key = board.key();
     let repetitions = keys.iter().filter(|&&k| k == key).count();
     if pos.is_insufficient_material()
-        || pos.halfmoves() >= FIFTY_MOVE_PLIES
+        || pos.halfmoves() >= FIFTY_MOVE_HALFMOVES
         || repetitions >= REPETITIONS_FOR_DRAW
     {
         return Some(GameResult::Draw);

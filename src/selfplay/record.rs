@@ -34,6 +34,9 @@ use crate::tt::PackedMove;
 
 /// Bytes a ply takes: the packed move and the score.
 const PLY_BYTES: usize = 4;
+/// Bytes of a game's header besides its FEN: the FEN's length, the result
+/// and the ply count.
+const HEADER_BYTES: usize = 4;
 
 /// The game's result from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +86,7 @@ impl GameRecord {
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "FEN over 255 bytes"))?;
         let ply_count = u16::try_from(self.plies.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "game over 65535 plies"))?;
-        let mut bytes = Vec::with_capacity(4 + fen.len() + PLY_BYTES * self.plies.len());
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + fen.len() + PLY_BYTES * self.plies.len());
         bytes.push(fen_length);
         bytes.extend_from_slice(fen.as_bytes());
         bytes.push(self.result as u8);

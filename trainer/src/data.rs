@@ -1,5 +1,6 @@
 //! Training positions in memory: reading self-play game files, the compact
-//! form a position is kept in, shuffling and the validation split.
+//! form a position is kept in, mirroring, shuffling and the validation
+//! split.
 //!
 //! A [`Sample`] holds what the network sees and what it should say, all
 //! from the side to move's view: the active features of both perspectives

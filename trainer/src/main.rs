@@ -2,8 +2,9 @@
 //!
 //! ```text
 //! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001] [--wd 0.01]
-//!         [--wdl 0.25] [--val-fraction 0.01] [--max-positions N]
-//!         [--threads N] [--seed 1] [--resume DIR/epoch-N.f32] FILE...
+//!         [--wdl 0.25] [--sigmoid-scale 400] [--val-fraction 0.01] [--mirror]
+//!         [--max-positions N] [--threads N] [--seed 1]
+//!         [--resume DIR/epoch-N.f32] FILE...
 //! ```
 //!
 //! This file owns the command line and the run: load every position into
