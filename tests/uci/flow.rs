@@ -129,45 +129,35 @@ fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
     assert_eq!(engine.sync(), vec!["readyok".to_string()]);
 }
 
-#[test]
-fn ponder_search_that_is_done_still_waits_for_ponderhit() {
+/// Plays `moves` from the start, ponders with `go_arguments`, checks that
+/// no `bestmove` comes while pondering, then sends `release` (`ponderhit` or
+/// `stop`) and checks that exactly one legal `bestmove` follows.
+fn assert_ponder_waits_for(moves: &[&str], go_arguments: &str, release: &str) {
     let mut engine = engine();
-    let pos = position(None, &["d2d4"], STD);
-    engine.send("position startpos moves d2d4");
-    // Depth 2 is searched at once; the bestmove must still wait.
-    engine.send("go ponder depth 2");
-    let quiet = engine.collect_for(QUIET);
-    assert_no_bestmove(&quiet, "before ponderhit");
-    engine.send("ponderhit");
+    let pos = position(None, moves, STD);
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send(&format!("go ponder {go_arguments}"));
+    assert_searching_and_responsive(&mut engine, &format!("while pondering ({go_arguments})"));
+    engine.send(release);
     let lines = engine.wait_for("bestmove", PROMPT);
     assert_legal_bestmove(&lines, &pos, STD);
+    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+}
+
+/// Depth 2 is searched at once; the bestmove must still wait.
+#[test]
+fn ponder_search_that_is_done_still_waits_for_ponderhit() {
+    assert_ponder_waits_for(&["d2d4"], "depth 2", "ponderhit");
 }
 
 #[test]
 fn ponder_then_stop_gives_one_bestmove() {
-    let mut engine = engine();
-    let pos = position(None, &["e2e4", "e7e5"], STD);
-    engine.send("position startpos moves e2e4 e7e5");
-    engine.send("go ponder wtime 60000 btime 60000");
-    let quiet = engine.collect_for(QUIET);
-    assert_no_bestmove(&quiet, "while pondering");
-    engine.send("stop");
-    let lines = engine.wait_for("bestmove", PROMPT);
-    assert_legal_bestmove(&lines, &pos, STD);
-    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+    assert_ponder_waits_for(&["e2e4", "e7e5"], "wtime 60000 btime 60000", "stop");
 }
 
 /// A node limit, like the clock, waits for `ponderhit`: the search must not
 /// end (and print `bestmove`) while the opponent is still thinking.
 #[test]
 fn ponder_with_a_node_limit_waits_for_ponderhit() {
-    let mut engine = engine();
-    let pos = position(None, &["d2d4", "d7d5"], STD);
-    engine.send("position startpos moves d2d4 d7d5");
-    engine.send("go ponder nodes 2000");
-    assert_searching_and_responsive(&mut engine, "while pondering with a node limit");
-    engine.send("ponderhit");
-    let lines = engine.wait_for("bestmove", PROMPT);
-    assert_legal_bestmove(&lines, &pos, STD);
-    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+    assert_ponder_waits_for(&["d2d4", "d7d5"], "nodes 2000", "ponderhit");
 }
