@@ -293,7 +293,8 @@ impl Searcher {
         while let Some(m) = picker.next(board, &self.histories) {
             legal_moves += 1;
             let quiet = !is_tactical(m);
-            let checks = gives_check(board.pos(), m);
+            // Only quiet moves outside check are spared for giving check.
+            let checks = quiet && !in_check && gives_check(board.pos(), m);
             if !is_root && best_score > -MATE_BOUND {
                 if quiet && !in_check && !checks && !is_pv {
                     let late = depth <= LATE_MOVE_PRUNING_MAX_DEPTH
