@@ -114,11 +114,15 @@ fn an_abort_in_line_two_keeps_line_one_of_that_depth() {
 
 #[test]
 fn multipv_lines_after_the_first_leave_its_table_entry_alone() {
-    let startpos = Board::startpos();
-    let keys = vec![startpos.key()];
-    let job = job(startpos.clone(), keys, Limits::depth(6), 4);
+    // Rxd5 wins a queen: line 1, searched first, is Rxd5 at every depth,
+    // and lines 2-4 (searched without it) score far below it, so the
+    // sorting of lines by score cannot reorder them.
+    let root = board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    let keys = vec![root.key()];
+    let job = job(root.clone(), keys, Limits::depth(6), 4);
     let result = search(&job).unwrap();
-    let hit = job.tt.probe(startpos.key(), 0).expect("the root is stored");
+    assert_eq!(result.pv[0].to_string(), "Rd1xd5", "{result:?}");
+    let hit = job.tt.probe(root.key(), 0).expect("the root is stored");
     assert!(hit.best_move.matches(result.pv[0]), "{result:?} {hit:?}");
 }
 
