@@ -18,6 +18,21 @@
 //!    as are quiet moves when the evaluation is far below alpha (futility)
 //!    and moves that lose too much by static exchange (SEE pruning).
 //!
+//! **Singular extensions**: when the table says its move is good (a lower
+//! or exact bound, searched nearly as deep), a shallow search of every
+//! other move against a bound just below the table score tells whether it
+//! is the only good move. Then it is extended one ply (two in non-PV nodes
+//! when the others fall far short, at most a few times on a path); when
+//! the others beat beta too the node is cut at once (multi-cut); when they
+//! merely beat the lowered bound and the table score beats beta, the table
+//! move is searched a ply shallower. The test is this node searched again
+//! at the same ply without the table move (`excluded` in the ply stack),
+//! which neither cuts on nor stores to the table.
+//!
+//! The static evaluation is corrected by what earlier searches found it
+//! got wrong in the same pawn structure ([`correction`](super::correction)),
+//! and each node with a quiet best move teaches that table in turn.
+//!
 //! A position is "improving" when its static evaluation beats the one of
 //! two plies earlier (the same side to move): pruning trusts a falling
 //! evaluation less. Checks are extended by one ply. A move is made only
@@ -55,6 +70,19 @@ const NULL_MOVE_MAX_EVAL_REDUCTION: i32 = 3;
 
 /// Nodes at least this deep without a table move search one ply less.
 const IIR_MIN_DEPTH: i32 = 4;
+
+/// Singular extensions: from this depth, a table move whose stored result
+/// is at most [`SINGULAR_TABLE_DEPTH_MARGIN`] plies shallower is tested.
+const SINGULAR_MIN_DEPTH: i32 = 8;
+const SINGULAR_TABLE_DEPTH_MARGIN: i32 = 3;
+/// The other moves must fail below the table score less this per depth.
+const SINGULAR_MARGIN_PER_DEPTH: i32 = 1;
+/// Failing below by this much more extends by two plies (non-PV nodes).
+const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+/// At most this many double extensions on one path.
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
+/// Extensions stop where a path is this many times the root depth long.
+const MAX_EXTENDED_PATH_FACTOR: i32 = 2;
 
 const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 8;
 const LATE_MOVE_PRUNING_BASE: i32 = 3;
@@ -153,6 +181,7 @@ impl Searcher {
         }
         let is_root = ply == 0;
         let is_pv = beta - alpha > 1;
+        let excluded = self.stack[ply].excluded;
         self.pv.clear(ply);
         let in_check = board.is_check();
 
@@ -186,7 +215,13 @@ impl Searcher {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
 
-        let hit = job.tt.probe(board.key(), ply);
+        // A singular test searches this node without its table move: the
+        // table's result is not its result.
+        let hit = if excluded.is_some() {
+            None
+        } else {
+            job.tt.probe(board.key(), ply)
+        };
         if let Some(hit) = hit
             && !is_pv
             && hit.depth >= depth
@@ -195,26 +230,33 @@ impl Searcher {
             return hit.score;
         }
         let table_move = hit.and_then(|h| h.best_move.to_move(board.pos()));
-        if table_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if table_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
         // Not in check, where a mate should score as a mate.
         if !is_root
             && !in_check
+            && excluded.is_none()
             && let Some(score) = self.probe_tablebase(job, board, depth, alpha, beta, ply)
         {
             return score;
         }
 
-        let static_eval = if in_check {
-            NO_EVAL
+        // The table keeps the raw evaluation; the search uses it corrected.
+        // A singular test keeps the node's (it neither stores nor learns).
+        let (raw_eval, static_eval) = if in_check {
+            (NO_EVAL, NO_EVAL)
+        } else if excluded.is_some() {
+            (NO_EVAL, self.stack[ply].static_eval)
         } else {
-            hit.map_or_else(|| evaluate(board), |h| h.static_eval)
+            let raw_eval = hit.map_or_else(|| evaluate(board), |h| h.static_eval);
+            (raw_eval, self.correction.correct(board, raw_eval))
         };
         self.stack[ply].static_eval = static_eval;
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         let improving = !in_check && self.improving(ply, static_eval);
 
-        if !is_pv && !in_check {
+        if !is_pv && !in_check && excluded.is_none() {
             if depth <= REVERSE_FUTILITY_MAX_DEPTH
                 && !is_mate(beta)
                 && static_eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
@@ -252,6 +294,49 @@ impl Searcher {
             }
         }
 
+        let mut table_move_extension = 0;
+        if let (Some(hit), Some(m)) = (hit, table_move)
+            && !is_root
+            && depth >= SINGULAR_MIN_DEPTH
+            && (ply as i32) < MAX_EXTENDED_PATH_FACTOR * self.root_depth
+            && hit.depth >= depth - SINGULAR_TABLE_DEPTH_MARGIN
+            && hit.bound != Bound::Upper
+            && !is_mate(hit.score)
+        {
+            let singular_beta = hit.score - SINGULAR_MARGIN_PER_DEPTH * depth;
+            self.stack[ply].excluded = Some(m);
+            let score = self.negamax(
+                job,
+                board,
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                false,
+            );
+            self.stack[ply].excluded = None;
+            // The test may have left its own line at this ply.
+            self.pv.clear(ply);
+            if self.aborted {
+                return DRAW;
+            }
+            if score < singular_beta {
+                table_move_extension = 1;
+                let doubles = self.stack[ply].double_extensions;
+                if !is_pv
+                    && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                    && doubles < MAX_DOUBLE_EXTENSIONS
+                {
+                    table_move_extension = 2;
+                    self.stack[ply + 1].double_extensions = doubles + 1;
+                }
+            } else if singular_beta >= beta {
+                return singular_beta;
+            } else if hit.score >= beta {
+                table_move_extension = -1;
+            }
+        }
+
         let futile = !is_pv
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
@@ -272,13 +357,21 @@ impl Searcher {
         let context = self.context(ply);
         let turn = board.turn();
         let killers = self.histories.killers(ply);
-        let given: Option<MoveList> = is_root.then(|| {
-            job.root_moves
-                .iter()
-                .copied()
-                .filter(|m| !self.excluded_root_moves.contains(m))
-                .collect()
-        });
+        let given: Option<MoveList> = if is_root {
+            Some(
+                job.root_moves
+                    .iter()
+                    .copied()
+                    .filter(|m| !self.excluded_root_moves.contains(m))
+                    .collect(),
+            )
+        } else {
+            excluded.map(|left_out| {
+                let mut moves = board.pos().legal_moves();
+                moves.retain(|m| *m != left_out);
+                moves
+            })
+        };
         let mut picker = MovePicker::new(
             table_move,
             given,
@@ -319,7 +412,12 @@ impl Searcher {
             job.tt.prefetch(child.key());
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
-            let new_depth = depth - 1;
+            let extension = if Some(m) == table_move {
+                table_move_extension
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
             let score = if move_number == 1 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
@@ -384,20 +482,45 @@ impl Searcher {
         }
 
         if legal_moves == 0 {
-            return if in_check { mated_in(ply) } else { DRAW };
+            // In a singular test, the table move was the only legal one.
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                DRAW
+            };
+        }
+        if excluded.is_some() {
+            return best_score;
         }
         if !is_root || self.excluded_root_moves.is_empty() {
+            let bound = Bound::for_window(best_score, original_alpha, beta);
             job.tt.store(
                 board.key(),
                 TtStore {
                     best_move,
                     score: best_score,
-                    static_eval,
+                    static_eval: raw_eval,
                     depth,
-                    bound: Bound::for_window(best_score, original_alpha, beta),
+                    bound,
                     ply,
                 },
             );
+            // The evaluation was off only if the search says which way: a
+            // fail high above it, a fail low below it, or an exact score.
+            let evaluation_erred = match bound {
+                Bound::Lower => best_score > static_eval,
+                Bound::Upper => best_score < static_eval,
+                Bound::Exact => true,
+            };
+            if !in_check
+                && evaluation_erred
+                && !is_mate(best_score)
+                && best_move.is_none_or(|m| !is_tactical(m))
+            {
+                self.correction.update(board, depth, raw_eval, best_score);
+            }
         }
         best_score
     }

@@ -8,6 +8,8 @@
 //! * [`driver`]: iterative deepening, aspiration windows, reporting;
 //! * [`movepick`]: the order in which a node tries its moves;
 //! * [`history`]: what a thread learns about moves (killers, histories);
+//! * [`correction`]: what a thread learns about its static evaluation's
+//!   errors by pawn structure;
 //! * [`pv`]: the principal-variation table;
 //! * [`see`]: static exchange evaluation of captures;
 //! * [`limits`]: what `go` asks for (depth, nodes, mate, infinite);
@@ -27,6 +29,7 @@
 
 mod alphabeta;
 mod control;
+mod correction;
 mod driver;
 mod history;
 mod limits;
@@ -57,6 +60,7 @@ use crate::score::MAX_PLY;
 use crate::tablebase::TbConfig;
 use crate::tt::TranspositionTable;
 use alphabeta::NO_EVAL;
+use correction::CorrectionHistory;
 use history::{Histories, PieceTo};
 use pv::PvTable;
 use stability::Stability;
@@ -175,6 +179,10 @@ struct PlyState {
     static_eval: i32,
     /// The move being searched from this ply (`None` for a null move).
     moved: Option<PieceTo>,
+    /// The table move left out while testing whether it is singular.
+    excluded: Option<Move>,
+    /// Double extensions on the path up to this ply.
+    double_extensions: u8,
 }
 
 impl Default for PlyState {
@@ -182,6 +190,8 @@ impl Default for PlyState {
         PlyState {
             static_eval: NO_EVAL,
             moved: None,
+            excluded: None,
+            double_extensions: 0,
         }
     }
 }
@@ -190,6 +200,7 @@ impl Default for PlyState {
 pub struct Searcher {
     id: usize,
     histories: Box<Histories>,
+    correction: CorrectionHistory,
     stack: Vec<PlyState>,
     pv: PvTable,
     keys: KeyHistory,
@@ -216,6 +227,7 @@ impl Searcher {
         Searcher {
             id,
             histories: Box::default(),
+            correction: CorrectionHistory::default(),
             stack: vec![PlyState::default(); MAX_PLY + 1],
             pv: PvTable::default(),
             keys: KeyHistory::default(),

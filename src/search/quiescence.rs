@@ -82,10 +82,16 @@ impl Searcher {
             return hit.score;
         }
 
-        let static_eval = if in_check {
+        // The table keeps the raw evaluation; standing pat uses it corrected.
+        let raw_eval = if in_check {
             NO_EVAL
         } else {
             hit.map_or_else(|| evaluate(board), |h| h.static_eval)
+        };
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.correction.correct(board, raw_eval)
         };
         let mut best_score = static_eval;
         if !in_check {
@@ -160,7 +166,7 @@ impl Searcher {
             TtStore {
                 best_move,
                 score: best_score,
-                static_eval,
+                static_eval: raw_eval,
                 depth: 0,
                 bound,
                 ply,
