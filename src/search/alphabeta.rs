@@ -56,7 +56,7 @@ use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::check::gives_check;
 use crate::eval::evaluate;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
-use crate::tt::{Bound, TtStore};
+use crate::tt::{Bound, TtHit, TtStore};
 
 const REVERSE_FUTILITY_MAX_DEPTH: i32 = 8;
 const REVERSE_FUTILITY_MARGIN: i32 = 75;
@@ -155,6 +155,23 @@ impl Searcher {
         }
     }
 
+    /// The raw static evaluation of `board` (the table entry's when there
+    /// is one) and the same corrected by pawn-structure history: the table
+    /// keeps the first, the search decides with the second. Both are
+    /// `NO_EVAL` in check.
+    pub(super) fn static_evals(
+        &self,
+        board: &Board,
+        in_check: bool,
+        hit: Option<TtHit>,
+    ) -> (i32, i32) {
+        if in_check {
+            return (NO_EVAL, NO_EVAL);
+        }
+        let raw_eval = hit.map_or_else(|| evaluate(board), |h| h.static_eval);
+        (raw_eval, self.correction.correct(board, raw_eval))
+    }
+
     /// Searches `board` to `depth` within `(alpha, beta)` and returns its
     /// score for the side to move. `allow_null` is false right after a null
     /// move, so two never follow each other.
@@ -242,15 +259,12 @@ impl Searcher {
             return score;
         }
 
-        // The table keeps the raw evaluation; the search uses it corrected.
-        // A singular test keeps the node's (it neither stores nor learns).
-        let (raw_eval, static_eval) = if in_check {
-            (NO_EVAL, NO_EVAL)
-        } else if excluded.is_some() {
+        // A singular test keeps the node's evaluation (it neither stores
+        // nor learns, so it needs no raw one).
+        let (raw_eval, static_eval) = if excluded.is_some() && !in_check {
             (NO_EVAL, self.stack[ply].static_eval)
         } else {
-            let raw_eval = hit.map_or_else(|| evaluate(board), |h| h.static_eval);
-            (raw_eval, self.correction.correct(board, raw_eval))
+            self.static_evals(board, in_check, hit)
         };
         self.stack[ply].static_eval = static_eval;
         self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;

@@ -23,7 +23,6 @@
 
 use shakmaty::{Move, Position, Role, Square};
 
-use super::alphabeta::NO_EVAL;
 use super::movepick::{MovePicker, captured_value, is_tactical};
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher};
@@ -82,17 +81,7 @@ impl Searcher {
             return hit.score;
         }
 
-        // The table keeps the raw evaluation; standing pat uses it corrected.
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            hit.map_or_else(|| evaluate(board), |h| h.static_eval)
-        };
-        let static_eval = if in_check {
-            NO_EVAL
-        } else {
-            self.correction.correct(board, raw_eval)
-        };
+        let (raw_eval, static_eval) = self.static_evals(board, in_check, hit);
         let mut best_score = static_eval;
         if !in_check {
             if static_eval >= beta {
