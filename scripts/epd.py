@@ -12,7 +12,7 @@ Positions without any of these operations are listed as ``skip`` and do not
 count. Each position is searched from a fresh game (``ucinewgame``) with a
 fixed ``--movetime`` or ``--depth``. Engine failures (crash, hang, illegal
 move) count as unsolved and the engine is restarted; the engine process
-handling is shared with ``match.py``.
+handling is shared with ``match.py`` (both use ``game.py``).
 
 Example: ``python3 scripts/epd.py ../shared/data/epd/wac.epd --engine
 target/release/rookery --movetime 1000``; use ``-`` to read the suite from
@@ -33,7 +33,7 @@ import chess
 import chess.engine
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from match import EngineSpec, GameFault, Player, parse_options, request_move  # noqa: E402
+from game import EngineSpec, GameFault, Player, parse_options, request_move  # noqa: E402
 
 
 def judge(board: chess.Board, ops: dict, move: chess.Move,
