@@ -10,9 +10,11 @@ A position is *solved* when every target it has is met:
 
 Positions without any of these operations are listed as ``skip`` and do not
 count. Each position is searched from a fresh game (``ucinewgame``) with a
-fixed ``--movetime`` or ``--depth``. Engine failures (crash, hang, illegal
-move) count as unsolved and the engine is restarted; the engine process
-handling is shared with ``match.py`` (both use ``game.py``).
+fixed ``--movetime``, ``--depth`` or ``--nodes`` (a node limit gives the
+same result on any machine and under any load, so it can run beside a
+match). Engine failures (crash, hang, illegal move) count as unsolved and
+the engine is restarted; the engine process handling is shared with
+``match.py`` (both use ``game.py``).
 
 Example: ``python3 scripts/epd.py ../shared/data/epd/wac.epd --engine
 target/release/rookery --movetime 1000``; use ``-`` to read the suite from
@@ -87,9 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--movetime", type=float, metavar="MS", help="search time per position")
     limit.add_argument("--depth", type=int, help="search depth per position")
+    limit.add_argument("--nodes", type=int,
+                       help="nodes per position: the same result on any machine and under any load")
     p.add_argument("--hang-timeout", type=float, default=60.0, metavar="S",
-                   help="seconds beyond --movetime (or in total with --depth) before the engine "
-                        "counts as hung and is restarted")
+                   help="seconds beyond --movetime (or in total with --depth or --nodes) before "
+                        "the engine counts as hung and is restarted")
     return p
 
 
@@ -111,7 +115,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         limit = chess.engine.Limit(time=args.movetime / 1000)
         timeout = args.movetime / 1000 + args.hang_timeout
     else:
-        limit = chess.engine.Limit(depth=args.depth)
+        limit = chess.engine.Limit(depth=args.depth, nodes=args.nodes)
         timeout = args.hang_timeout
 
     lines = read_suite(args.epd)
