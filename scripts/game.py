@@ -106,6 +106,7 @@ class MatchConfig:
     adjudicate: bool
     event: str
     total_games: int
+    seed: int  # the opening order; written as a PGN tag so runs pooled in one file stay apart
 
 
 class GameFault(Exception):
@@ -354,6 +355,7 @@ def build_pgn(board: chess.Board, start: chess.Board, comments: list[str], cfg: 
         "Result": result,
         "TimeControl": cfg.tc.pgn_tag(),
         "Termination": termination,
+        "Seed": str(cfg.seed),
     })
     node: chess.pgn.GameNode = game
     for move, comment in zip(board.move_stack, comments):

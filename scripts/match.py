@@ -303,8 +303,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     tc = TimeControl(base=None if args.movetime else base, inc=0.0 if args.movetime else inc,
                      movetime=args.movetime / 1000 if args.movetime else None,
                      margin=args.timemargin / 1000, hang_grace=args.hang_timeout)
-    cfg = MatchConfig(tc, args.max_plies, args.adjudicate, args.event, args.games)
     seed = args.seed if args.seed is not None else random.randrange(2**32)
+    cfg = MatchConfig(tc, args.max_plies, args.adjudicate, args.event, args.games, seed)
     pairs = math.ceil(args.games / 2)
     openings = choose_openings(args, pairs, seed)
     specs = preflight(specs, args.chess960)

@@ -3,8 +3,9 @@
 
 For a match that was stopped before its end (match.py then prints no
 summary), or to pool several PGNs. Games are paired as match.py pairs them:
-games 2k+1 and 2k+2 (the PGN's Round tag) share an opening with colours
-swapped; a pair with one game missing counts for W/D/L only.
+games 2k+1 and 2k+2 (the PGN's Round tag) of one run (its Seed tag, where
+the PGN has one) share an opening with colours swapped; a pair with one
+game missing counts for W/D/L only.
 
     python3 scripts/pgn_summary.py --player nnue1 /work/matches/nnue1_vs_pst.pgn
 """
@@ -20,8 +21,8 @@ import stats
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 
-def player_points(paths: list[str], player: str) -> dict[tuple[str, int], float]:
-    """Points of `player` per (file, game number), for finished games."""
+def player_points(paths: list[str], player: str) -> dict[tuple[str, str, int], float]:
+    """Points of `player` per (file, run seed, game number), for finished games."""
     points = {}
     for path in paths:
         with open(path, encoding="utf-8") as handle:
@@ -30,7 +31,7 @@ def player_points(paths: list[str], player: str) -> dict[tuple[str, int], float]
                 if result is None or player not in (game["White"], game["Black"]):
                     continue
                 side = 0 if game["White"] == player else 1
-                points[(path, int(game["Round"]))] = result[side]
+                points[(path, game.get("Seed", ""), int(game["Round"]))] = result[side]
     return points
 
 
@@ -47,8 +48,8 @@ def main(argv=None) -> int:
     draws = sum(p == 0.5 for p in points.values())
     losses = sum(p == 0.0 for p in points.values())
     pairs = defaultdict(list)
-    for (path, number), value in points.items():
-        pairs[(path, (number - 1) // 2)].append(value)
+    for (path, seed, number), value in points.items():
+        pairs[(path, seed, (number - 1) // 2)].append(value)
     penta = [0] * 5
     for values in pairs.values():
         if len(values) == 2:
