@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """One game between two engine processes, as ``match.py`` and ``epd.py`` play it.
 
 This module owns everything about a single game: how an engine is started
