@@ -51,7 +51,7 @@ use shakmaty::{MoveList, Position, Role};
 use super::history::{Context, PieceTo, Tried};
 use super::movepick::{MovePicker, Ordering, is_tactical};
 use super::see::exchange_at_least;
-use super::{SearchJob, Searcher};
+use super::{SearchJob, Searcher, ThreadResult};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::check::gives_check;
 use crate::eval::evaluate;
@@ -474,7 +474,13 @@ impl Searcher {
                     best_move = Some(m);
                     self.pv.update(ply, m);
                     if is_root {
-                        self.root_best_score = score;
+                        self.iteration_best = Some(ThreadResult {
+                            depth: self.root_depth,
+                            seldepth: self.seldepth,
+                            score,
+                            pv: self.pv.line(0).to_vec(),
+                            complete: false,
+                        });
                     }
                     if score >= beta {
                         if quiet {

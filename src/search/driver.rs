@@ -2,14 +2,21 @@
 //! each iteration seeding the next through the transposition table, the
 //! history tables and an aspiration window around the last score.
 //!
-//! Only completed lines count: an iteration cut off by `stop`, the clock or
-//! the node limit is thrown away, so the result is a fully searched line,
-//! except that
-//! * the MultiPV lines an iteration completed before the cut are kept (line
-//!   1 at depth d beats line 1 at depth d − 1), and
-//! * a cut first iteration keeps the best root move searched so far, which
-//!   beats an unsearched one; it is reported at the depth it was searching
-//!   with a `lowerbound` score, since the other root moves are unsearched.
+//! Only fully searched moves count. When `stop`, the clock or the node
+//! limit cuts an iteration:
+//! * the MultiPV lines it completed before the cut are kept (line 1 at
+//!   depth d beats line 1 at depth d − 1);
+//! * if it was cut in line 1 after some root move had beaten alpha, that
+//!   move is kept: it was searched to the new depth and scored at least as
+//!   well as every move searched before it, the last iteration's best move
+//!   among them (which is searched first), so it is the better-informed
+//!   choice. This is how a new best move found late in the last iteration
+//!   is played rather than lost. It is reported at the depth it was
+//!   searching with a `lowerbound` score, since later root moves are
+//!   unsearched;
+//! * otherwise the last completed iteration stands, and a first iteration
+//!   cut before any root move was searched leaves nothing (the pool then
+//!   plays the first legal move).
 //!
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).
@@ -99,7 +106,7 @@ impl Searcher {
         let mut lines = Vec::with_capacity(count);
         for index in 0..count {
             self.seldepth = 0;
-            self.root_best_score = -INFINITY;
+            self.iteration_best = None;
             self.pv.clear(0);
             #[cfg(test)]
             if job.inject_stop == Some((depth, index)) {
@@ -109,15 +116,10 @@ impl Searcher {
             let score = self.aspiration(job, depth, last_score);
             let pv = self.pv.line(0).to_vec();
             if self.aborted || pv.is_empty() {
-                let first_iteration_cut = last.is_empty() && index == 0 && !pv.is_empty();
-                if first_iteration_cut {
-                    lines.push(ThreadResult {
-                        depth,
-                        seldepth: self.seldepth,
-                        score: self.root_best_score,
-                        pv,
-                        complete: false,
-                    });
+                if index == 0
+                    && let Some(best) = self.iteration_best.take()
+                {
+                    lines.push(best);
                 }
                 break;
             }
@@ -151,6 +153,8 @@ impl Searcher {
                 return score;
             }
             if score <= alpha {
+                // Whatever an earlier pass found is refuted.
+                self.iteration_best = None;
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {

@@ -65,8 +65,8 @@ use history::{Histories, PieceTo};
 use pv::PvTable;
 use stability::Stability;
 
-/// The outcome of one thread's last completed iteration, or of a first
-/// iteration cut short.
+/// The outcome of one thread's last iteration: a completed one, or one cut
+/// short after it had proved a best root move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadResult {
     pub depth: i32,
@@ -74,9 +74,9 @@ pub struct ThreadResult {
     pub score: i32,
     /// Never empty: the first move is the best move.
     pub pv: Vec<Move>,
-    /// False for a first iteration cut short: then `depth` is the depth it
-    /// was searching, the best move is the best of the root moves searched
-    /// so far, and `score` a lower bound of the root's score.
+    /// False for an iteration cut short: then `depth` is the depth it was
+    /// searching, the best move is the best of the root moves searched so
+    /// far at that depth, and `score` a lower bound of the root's score.
     pub complete: bool,
 }
 
@@ -209,8 +209,9 @@ pub struct Searcher {
     other_nodes: u64,
     seldepth: usize,
     root_depth: i32,
-    /// Score of the root's best move so far in the running iteration.
-    root_best_score: i32,
+    /// The running iteration's best root move so far, with its line: what
+    /// a cut iteration keeps.
+    iteration_best: Option<ThreadResult>,
     /// Set when the search must unwind: every score after it is void.
     aborted: bool,
     /// Root moves already given a line in this iteration (MultiPV).
@@ -235,7 +236,7 @@ impl Searcher {
             other_nodes: 0,
             seldepth: 0,
             root_depth: 0,
-            root_best_score: 0,
+            iteration_best: None,
             aborted: false,
             excluded_root_moves: Vec::new(),
             last_completed: None,

@@ -10,12 +10,12 @@
 //!
 //! Thread 0 leads: it reports iterations, watches the clock, and when its
 //! search ends (or, in `go infinite` and ponder mode, when `stop` or
-//! `ponderhit` lets it) it stops the helpers, gathers their last completed
-//! iterations, picks the deepest (the better score breaks ties), and prints
-//! exactly one `bestmove` (a completed iteration beats a first iteration
-//! cut short). A panic in any thread is caught: the thread
-//! starts afresh and the result comes from the others, or from the first
-//! legal move.
+//! `ponderhit` lets it) it stops the helpers, gathers their last results,
+//! picks the deepest (the better score breaks ties), and prints exactly one
+//! `bestmove` (a completed iteration beats one cut short, whose unsearched
+//! root moves might have been better). A panic in any thread is caught:
+//! the thread starts afresh and the result comes from the others, or from
+//! the first legal move.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
