@@ -33,7 +33,8 @@ const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 impl Searcher {
     /// Runs iterative deepening on `job` and returns the best line of the
-    /// last completed iteration, or `None` when not even one completed.
+    /// last iteration (see the module notes on cut iterations), or `None`
+    /// when no root move was searched.
     pub fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
         self.keys = KeyHistory::new(job.game_keys.clone());
         self.nodes = 0;
@@ -43,7 +44,7 @@ impl Searcher {
         // Nothing of the last search may pass for a result of this one.
         self.root_depth = 0;
         self.pv.clear(0);
-        self.last_completed = None;
+        self.last_result = None;
         self.stability = Stability::default();
 
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -65,7 +66,7 @@ impl Searcher {
             let kept = self.search_lines(job, depth, line_count, &lines);
             if let Some(kept) = kept {
                 lines = kept;
-                self.last_completed = Some(lines[0].clone());
+                self.last_result = Some(lines[0].clone());
                 if self.is_main() {
                     job.control.set_nodes(self.id, self.nodes);
                     self.stability.update(lines[0].pv[0], lines[0].score);
@@ -87,7 +88,7 @@ impl Searcher {
             }
         }
         job.control.set_nodes(self.id, self.nodes);
-        self.last_completed.take()
+        self.last_result.take()
     }
 
     /// One iteration: the best `count` root moves at `depth`, each with its

@@ -81,10 +81,16 @@ pub struct ThreadResult {
 }
 
 impl ThreadResult {
-    /// Orders results for playing: complete before cut short, then deeper,
-    /// then better.
-    pub fn rank(&self) -> (bool, i32, i32) {
-        (self.complete, self.depth, self.score)
+    /// Orders results for playing: by the depth completed (a cut iteration
+    /// completed the one before it), a completed iteration before a cut
+    /// one of the same completed depth (its unsearched root moves might
+    /// have been better), then the better score.
+    pub fn rank(&self) -> (i32, bool, i32) {
+        (
+            self.depth - i32::from(!self.complete),
+            self.complete,
+            self.score,
+        )
     }
 }
 
@@ -216,9 +222,9 @@ pub struct Searcher {
     aborted: bool,
     /// Root moves already given a line in this iteration (MultiPV).
     excluded_root_moves: Vec<Move>,
-    /// The best line of the last completed iteration: what is left to play
-    /// if the search panics.
-    last_completed: Option<ThreadResult>,
+    /// The best line of the last iteration (completed, or cut after it
+    /// proved a root move): what is left to play if the search panics.
+    last_result: Option<ThreadResult>,
     /// Main thread only: how settled this search is (time management).
     stability: Stability,
 }
@@ -239,7 +245,7 @@ impl Searcher {
             iteration_best: None,
             aborted: false,
             excluded_root_moves: Vec::new(),
-            last_completed: None,
+            last_result: None,
             stability: Stability::default(),
         }
     }

@@ -11,11 +11,9 @@
 //! Thread 0 leads: it reports iterations, watches the clock, and when its
 //! search ends (or, in `go infinite` and ponder mode, when `stop` or
 //! `ponderhit` lets it) it stops the helpers, gathers their last results,
-//! picks the deepest (the better score breaks ties), and prints exactly one
-//! `bestmove` (a completed iteration beats one cut short, whose unsearched
-//! root moves might have been better). A panic in any thread is caught:
-//! the thread starts afresh and the result comes from the others, or from
-//! the first legal move.
+//! picks the deepest ([`ThreadResult::rank`]), and prints exactly one
+//! `bestmove`. A panic in any thread is caught: the thread starts afresh
+//! and the result comes from the others, or from the first legal move.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -111,10 +109,10 @@ fn run_worker(id: usize, inbox: Receiver<Task>) {
                         let message = panic_message(payload.as_ref());
                         job.reporter
                             .error(&format!("search thread {id} panicked: {message}"));
-                        // Keep the last completed iteration, start afresh.
-                        let completed = searcher.last_completed.take();
+                        // Keep the last iteration's result, start afresh.
+                        let last = searcher.last_result.take();
                         searcher = Searcher::new(id);
-                        completed
+                        last
                     }
                 };
                 if id == 0 {
@@ -235,7 +233,7 @@ mod tests {
     }
 
     #[test]
-    fn a_panicking_leader_plays_from_its_last_completed_iteration() {
+    fn a_panicking_leader_plays_from_its_last_result() {
         let (chosen, best) = search_with_fault(1, 0);
         assert_eq!(chosen.map(|r| r.depth), Some(2));
         assert_legal(best);

@@ -29,7 +29,7 @@ pub struct Iteration<'a> {
 /// Receives what a search reports. Called from search threads, so it must
 /// be shareable.
 pub trait Reporter: Send + Sync {
-    /// A line of a completed iteration (or of a first iteration cut short).
+    /// A line of a completed iteration, or the best line of one cut short.
     fn iteration(&self, iteration: &Iteration);
     /// The move to play (`None`: there is no legal move) and the reply the
     /// search expects.

@@ -111,6 +111,23 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
 }
 
 #[test]
+fn a_cut_iteration_ranks_with_the_depth_it_completed() {
+    let e4 = uci_move(&Board::startpos(), "e2e4");
+    let line = |depth, complete| ThreadResult {
+        depth,
+        seldepth: 0,
+        score: 0,
+        pv: vec![e4],
+        complete,
+    };
+    // Cut at depth 10, it completed depth 9: ahead of depth 8, behind a
+    // completed depth 9, whose root moves were all searched.
+    assert!(line(10, false).rank() > line(8, true).rank());
+    assert!(line(10, false).rank() < line(9, true).rank());
+    assert!(line(1, false).rank() < line(1, true).rank());
+}
+
+#[test]
 fn the_eighteen_rook_position_reaches_depth_five_in_few_nodes() {
     // Stockfish and Ethereal need a few thousand nodes; once it took 20
     // million for depth 1 alone.
