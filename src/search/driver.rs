@@ -172,8 +172,10 @@ impl Searcher {
     }
 
     /// Whether the main thread should stop after this iteration: a mate
-    /// limit met, a forced single reply, or the soft time limit, scaled by
-    /// the search's stability, passed.
+    /// limit met, a forced single reply on the clock, or the soft time
+    /// limit, scaled by the search's stability, passed. `go movetime`
+    /// searches a single root move for its whole time, as asked (analysis
+    /// of one move with `searchmoves`).
     fn iteration_ends_search(&self, job: &SearchJob, result: &ThreadResult) -> bool {
         if let Some(mate) = job.limits.mate
             && is_mate(result.score)
@@ -188,11 +190,9 @@ impl Searcher {
         if job.control.is_pondering() {
             return false;
         }
-        let soft = if time.adjustable {
-            self.stability.scale(time.soft)
-        } else {
-            time.soft
-        };
-        job.root_moves.len() == 1 || job.control.elapsed() >= soft
+        if !time.adjustable {
+            return job.control.elapsed() >= time.soft;
+        }
+        job.root_moves.len() == 1 || job.control.elapsed() >= self.stability.scale(time.soft)
     }
 }

@@ -7,11 +7,12 @@
 //! a depth or node limit, so results are deterministic.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Move, Position};
+use shakmaty::{CastlingMode, Color, Move, Position};
 
-use super::{JobSpec, Limits, SearchJob, Searcher, Silent, ThreadResult};
+use super::{JobSpec, Limits, SearchJob, Searcher, Silent, ThreadResult, budget};
 use crate::board::Board;
 use crate::engine::parse_fen;
 use crate::score::{DRAW, INFINITY, mate_in};
@@ -108,6 +109,25 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
         (DEPTH, false, complete.pv[0]),
         "{cut:?}"
     );
+}
+
+#[test]
+fn go_movetime_searches_a_single_root_move_for_its_time() {
+    // `go movetime 60000 searchmoves e2e4 nodes 20000`: one root move, but
+    // a fixed move time is the time asked for (a clock would answer at
+    // once). The node limit ends it; one iteration would be 21 nodes.
+    let root = Board::startpos();
+    let keys = vec![root.key()];
+    let limits = Limits {
+        move_time: Some(Duration::from_secs(60)),
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let mut job = job(root, keys, limits.clone(), 1);
+    job.root_moves = vec![uci_move(&job.root, "e2e4")];
+    job.time = budget(&limits, Color::White, Duration::ZERO);
+    let result = search(&job).unwrap();
+    assert!(result.depth > 1, "{result:?}");
 }
 
 #[test]
