@@ -115,7 +115,7 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
 fn go_movetime_searches_a_single_root_move_for_its_time() {
     // `go movetime 60000 searchmoves e2e4 nodes 20000`: one root move, but
     // a fixed move time is the time asked for (a clock would answer at
-    // once). The node limit ends it; one iteration would be 21 nodes.
+    // once). The node limit ends it, well past the first iteration.
     let root = Board::startpos();
     let keys = vec![root.key()];
     let limits = Limits {
