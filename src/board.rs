@@ -96,6 +96,14 @@ impl Board {
     /// Returns the position after the legal move `m`, with its key and
     /// accumulator updated incrementally.
     pub fn play(&self, m: Move) -> Board {
+        self.play_announcing_key(m, |_| ())
+    }
+
+    /// Plays `m` like [`Board::play`], and hands the child's key to
+    /// `announce` before the network's accumulator is updated: the search
+    /// prefetches the child's table entry there, so that the memory load
+    /// overlaps the update instead of stalling the child's probe.
+    pub fn play_announcing_key(&self, m: Move, announce: impl FnOnce(u64)) -> Board {
         let mover = self.pos.turn();
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
@@ -120,6 +128,7 @@ impl Board {
         if let Some(file) = hashed_ep_file {
             key ^= ep_key(file);
         }
+        announce(key);
         Board {
             pos,
             key,

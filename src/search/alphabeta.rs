@@ -49,7 +49,7 @@ use std::sync::OnceLock;
 use shakmaty::{MoveList, Position, Role};
 
 use super::history::{Context, PieceTo, Tried};
-use super::movepick::{MovePicker, Ordering, is_tactical};
+use super::movepick::{Candidates, MovePicker, Ordering, is_tactical};
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher, ThreadResult};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
@@ -371,24 +371,20 @@ impl Searcher {
         let context = self.context(ply);
         let turn = board.turn();
         let killers = self.histories.killers(ply);
-        let given: Option<MoveList> = if is_root {
-            Some(
-                job.root_moves
-                    .iter()
-                    .copied()
-                    .filter(|m| !self.excluded_root_moves.contains(m))
-                    .collect(),
-            )
-        } else {
-            excluded.map(|left_out| {
-                let mut moves = board.pos().legal_moves();
-                moves.retain(|m| *m != left_out);
-                moves
-            })
+        let root_moves: Option<MoveList> = is_root.then(|| {
+            job.root_moves
+                .iter()
+                .copied()
+                .filter(|m| !self.excluded_root_moves.contains(m))
+                .collect()
+        });
+        let candidates = match &root_moves {
+            Some(moves) => Candidates::Given(moves),
+            None => Candidates::AllBut(excluded),
         };
         let mut picker = MovePicker::new(
             table_move,
-            given,
+            candidates,
             Ordering {
                 turn,
                 killers,
@@ -422,8 +418,7 @@ impl Searcher {
                 }
             }
             move_number += 1;
-            let child = board.play(m);
-            job.tt.prefetch(child.key());
+            let child = board.play_announcing_key(m, |key| job.tt.prefetch(key));
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
             let extension = if Some(m) == table_move {

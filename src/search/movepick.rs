@@ -16,6 +16,7 @@
 //! work). Quiescence orders its moves more simply: the table move, then
 //! captures and promotions by MVV-LVA, then (in check) quiet evasions.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList, Position, Role};
 
 use super::history::{Context, Histories};
@@ -26,6 +27,11 @@ use crate::tt::PackedMove;
 
 /// Capacity of shakmaty's `MoveList`.
 const MAX_MOVES: usize = 270;
+
+/// One score per generated move, in the same order. Only as many slots as
+/// there are moves are written: zeroing all 270 in every node was a
+/// measurable part of the search's time.
+type Scores = ArrayVec<i32, MAX_MOVES>;
 
 const TT_MOVE_SCORE: i32 = 1 << 30;
 const GOOD_CAPTURE_BASE: i32 = 1 << 28;
@@ -77,58 +83,87 @@ pub struct Ordering {
     pub context: Context,
 }
 
+/// Which moves a main-search node chooses from.
+#[derive(Clone, Copy)]
+pub enum Candidates<'a> {
+    /// Every legal move but one: a singular test leaves out the table move.
+    AllBut(Option<Move>),
+    /// The root's moves, given by the job instead of generated.
+    Given(&'a MoveList),
+}
+
 /// Hands out the moves of a node best first.
-pub struct MovePicker {
+pub struct MovePicker<'a> {
     stage: Stage,
     table_move: Option<Move>,
-    /// Root moves given by the job, instead of generating.
-    given: Option<MoveList>,
+    candidates: Candidates<'a>,
     ordering: Option<Ordering>,
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    scores: Scores,
     next: usize,
 }
 
-impl MovePicker {
+impl<'a> MovePicker<'a> {
     /// A main-search picker. `table_move` must be legal in the node (or
-    /// `None`); `given` replaces move generation (the root).
-    pub fn new(table_move: Option<Move>, given: Option<MoveList>, ordering: Ordering) -> Self {
-        let table_move = match &given {
-            Some(moves) => table_move.filter(|m| moves.contains(m)),
-            None => table_move,
+    /// `None`).
+    pub fn new(
+        table_move: Option<Move>,
+        candidates: Candidates<'a>,
+        ordering: Ordering,
+    ) -> MovePicker<'a> {
+        let table_move = match candidates {
+            Candidates::Given(moves) => table_move.filter(|m| moves.contains(m)),
+            Candidates::AllBut(left_out) => table_move.filter(|&m| Some(m) != left_out),
         };
         MovePicker {
             stage: Stage::TableMove,
             table_move,
-            given,
+            candidates,
             ordering: Some(ordering),
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: Scores::new(),
             next: 0,
         }
     }
 
-    /// Orders captures and promotions (and evasions) for quiescence.
-    pub fn tactical(moves: MoveList, tt_move: PackedMove) -> MovePicker {
-        let mut picker = MovePicker {
+    /// A quiescence picker over every legal move of `board`, to be
+    /// narrowed by [`MovePicker::keep_tactical`] before the first `next`.
+    pub fn quiescence(board: &Board) -> Self {
+        MovePicker {
             stage: Stage::Scored,
             table_move: None,
-            given: None,
+            candidates: Candidates::AllBut(None),
             ordering: None,
-            moves,
-            scores: [0; MAX_MOVES],
+            moves: board.pos().legal_moves(),
+            scores: Scores::new(),
             next: 0,
-        };
-        for (slot, &m) in picker.scores.iter_mut().zip(picker.moves.iter()) {
-            *slot = if tt_move.matches(m) {
-                TT_MOVE_SCORE
-            } else if is_tactical(m) {
-                mvv_lva(m)
-            } else {
-                0
-            };
         }
-        picker
+    }
+
+    /// Whether the position has no legal move (quiescence pickers, before
+    /// they are narrowed).
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Keeps the moves `keep` accepts (captures and promotions, or every
+    /// evasion in check) and orders them: the table move, then tactical
+    /// moves by MVV-LVA.
+    pub fn keep_tactical(&mut self, tt_move: PackedMove, keep: impl Fn(Move) -> bool) {
+        self.moves.retain(|m| keep(*m));
+        self.scores = self
+            .moves
+            .iter()
+            .map(|&m| {
+                if tt_move.matches(m) {
+                    TT_MOVE_SCORE
+                } else if is_tactical(m) {
+                    mvv_lva(m)
+                } else {
+                    0
+                }
+            })
+            .collect();
     }
 
     /// The next move, best first, or `None` when every move was handed out.
@@ -151,27 +186,40 @@ impl MovePicker {
     }
 
     fn generate(&mut self, board: &Board, histories: &Histories) {
-        let mut moves = self
-            .given
-            .take()
-            .unwrap_or_else(|| board.pos().legal_moves());
-        if let Some(table_move) = self.table_move {
-            moves.retain(|m| *m != table_move);
+        let left_out = match self.candidates {
+            Candidates::Given(moves) => {
+                self.moves.clone_from(moves);
+                None
+            }
+            Candidates::AllBut(left_out) => {
+                self.moves = board.pos().legal_moves();
+                left_out
+            }
+        };
+        let table_move = self.table_move;
+        if table_move.is_some() || left_out.is_some() {
+            self.moves
+                .retain(|m| Some(*m) != table_move && Some(*m) != left_out);
         }
         let ordering = self.ordering.as_ref().expect("a main-search picker");
-        for (slot, &m) in self.scores.iter_mut().zip(moves.iter()) {
-            *slot = score(board, histories, ordering, m);
-        }
-        self.moves = moves;
+        self.scores = self
+            .moves
+            .iter()
+            .map(|&m| score(board, histories, ordering, m))
+            .collect();
     }
 
+    /// Hands out the best-scored move not yet handed out, and moves the
+    /// first remaining one into its slot (the handed-out slot is never
+    /// read again, so it is not written).
     fn select(&mut self) -> Option<Move> {
         let remaining = self.next..self.moves.len();
         let best = remaining.max_by_key(|&i| self.scores[i])?;
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
+        let chosen = self.moves[best];
+        self.moves[best] = self.moves[self.next];
+        self.scores[best] = self.scores[self.next];
         self.next += 1;
-        Some(self.moves[self.next - 1])
+        Some(chosen)
     }
 }
 
@@ -228,7 +276,7 @@ mod tests {
         let board = board_at("4k3/8/3p4/r2qp3/4P3/8/8/R2RQK2 w - - 0 1");
         let moves = board.pos().legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
-        let mut picker = MovePicker::new(Some(quiet), None, ordering(&board));
+        let mut picker = MovePicker::new(Some(quiet), Candidates::AllBut(None), ordering(&board));
         let order = all(&mut picker, &board);
         assert_eq!(order.len(), moves.len());
         assert_eq!(order[0], quiet);
@@ -239,7 +287,7 @@ mod tests {
 
         // Qxe6 dxe6 loses the queen: it comes after every quiet move.
         let board = board_at("4k3/3p4/4p3/8/8/8/8/4QK2 w - - 0 1");
-        let mut picker = MovePicker::new(None, None, ordering(&board));
+        let mut picker = MovePicker::new(None, Candidates::AllBut(None), ordering(&board));
         let last = *all(&mut picker, &board).last().unwrap();
         assert_eq!(
             (last.role(), last.capture()),
@@ -254,7 +302,7 @@ mod tests {
         let mut order = ordering(&board);
         order.killers = [Some(moves[5]), Some(moves[9])];
         order.countermove = Some(moves[12]);
-        let mut picker = MovePicker::new(None, None, order);
+        let mut picker = MovePicker::new(None, Candidates::AllBut(None), order);
         let sequence = all(&mut picker, &board);
         assert_eq!(&sequence[..3], &[moves[5], moves[9], moves[12]]);
     }
@@ -264,7 +312,8 @@ mod tests {
         let board = Board::startpos();
         let moves = board.pos().legal_moves();
         let given: MoveList = moves[..3].iter().copied().collect();
-        let mut picker = MovePicker::new(Some(moves[10]), Some(given), ordering(&board));
+        let mut picker =
+            MovePicker::new(Some(moves[10]), Candidates::Given(&given), ordering(&board));
         let sequence = all(&mut picker, &board);
         assert_eq!(sequence.len(), 3);
         assert!(!sequence.contains(&moves[10]));

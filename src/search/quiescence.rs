@@ -90,21 +90,20 @@ impl Searcher {
             alpha = alpha.max(static_eval);
         }
 
-        let mut moves = board.pos().legal_moves();
-        if moves.is_empty() {
+        let mut picker = MovePicker::quiescence(board);
+        if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
         if in_check && board.halfmoves() >= FIFTY_MOVE_HALFMOVES {
             return DRAW;
         }
-        if !in_check {
-            let recapture_square = last_capture.filter(|_| quiescence_ply >= RECAPTURES_ONLY_PLY);
-            moves.retain(|m| is_quiescence_move(*m, recapture_square));
-        }
+        let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
+        let recapture_square = last_capture.filter(|_| quiescence_ply >= RECAPTURES_ONLY_PLY);
+        picker.keep_tactical(tt_move, |m| {
+            in_check || is_quiescence_move(m, recapture_square)
+        });
 
         let mut best_move = None;
-        let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
-        let mut picker = MovePicker::tactical(moves, tt_move);
         while let Some(m) = picker.next(board, &self.histories) {
             if !in_check
                 && (static_eval + captured_value(m) + DELTA_MARGIN <= alpha
@@ -112,8 +111,7 @@ impl Searcher {
             {
                 continue;
             }
-            let child = board.play(m);
-            job.tt.prefetch(child.key());
+            let child = board.play_announcing_key(m, |key| job.tt.prefetch(key));
             let landing = if is_tactical(m) {
                 Some(m.to())
             } else {
