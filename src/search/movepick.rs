@@ -86,7 +86,8 @@ pub struct Ordering {
 /// Which moves a main-search node chooses from.
 #[derive(Clone, Copy)]
 pub enum Candidates<'a> {
-    /// Every legal move but one: a singular test leaves out the table move.
+    /// Every legal move less the one given, if any (a singular test leaves
+    /// out the table move).
     AllBut(Option<Move>),
     /// The root's moves, given by the job instead of generated.
     Given(&'a MoveList),
@@ -305,6 +306,20 @@ mod tests {
         let mut picker = MovePicker::new(None, Candidates::AllBut(None), order);
         let sequence = all(&mut picker, &board);
         assert_eq!(&sequence[..3], &[moves[5], moves[9], moves[12]]);
+    }
+
+    #[test]
+    fn a_left_out_move_is_never_handed_out_even_as_the_table_move() {
+        let board = Board::startpos();
+        let moves = board.pos().legal_moves();
+        let left_out = moves[7];
+        for table_move in [None, Some(left_out), Some(moves[3])] {
+            let candidates = Candidates::AllBut(Some(left_out));
+            let mut picker = MovePicker::new(table_move, candidates, ordering(&board));
+            let sequence = all(&mut picker, &board);
+            assert_eq!(sequence.len(), moves.len() - 1);
+            assert!(!sequence.contains(&left_out));
+        }
     }
 
     #[test]
