@@ -67,20 +67,20 @@ impl Accumulator {
                     })
                 }
                 (removed, added) => {
+                    // Castling (two off, two on) and anything rarer.
+                    let subtract = removed
+                        .iter()
+                        .map(|c| (c, i16::wrapping_sub as fn(_, _) -> _));
+                    let add = added
+                        .iter()
+                        .map(|c| (c, i16::wrapping_add as fn(_, _) -> _));
                     let mut values = *parent;
-                    for change in removed {
-                        let sub = row(change);
+                    for (change, op) in subtract.chain(add) {
+                        let weights = row(change);
                         values
                             .iter_mut()
-                            .zip(sub)
-                            .for_each(|(v, &w)| *v = v.wrapping_sub(w));
-                    }
-                    for change in added {
-                        let add = row(change);
-                        values
-                            .iter_mut()
-                            .zip(add)
-                            .for_each(|(v, &w)| *v = v.wrapping_add(w));
+                            .zip(weights)
+                            .for_each(|(v, &w)| *v = op(*v, w));
                     }
                     values
                 }
