@@ -68,19 +68,12 @@ impl Accumulator {
                 }
                 (removed, added) => {
                     // Castling (two off, two on) and anything rarer.
-                    let subtract = removed
-                        .iter()
-                        .map(|c| (c, i16::wrapping_sub as fn(_, _) -> _));
-                    let add = added
-                        .iter()
-                        .map(|c| (c, i16::wrapping_add as fn(_, _) -> _));
                     let mut values = *parent;
-                    for (change, op) in subtract.chain(add) {
-                        let weights = row(change);
-                        values
-                            .iter_mut()
-                            .zip(weights)
-                            .for_each(|(v, &w)| *v = op(*v, w));
+                    for change in removed {
+                        combine(&mut values, row(change), i16::wrapping_sub);
+                    }
+                    for change in added {
+                        combine(&mut values, row(change), i16::wrapping_add);
                     }
                     values
                 }
@@ -105,9 +98,7 @@ impl Accumulator {
             (&mut self.black, Color::Black),
         ] {
             let row = &network.feature_weights[feature_index(perspective, piece, square)];
-            for (value, &weight) in values.iter_mut().zip(row) {
-                *value = op(*value, weight);
-            }
+            combine(values, row, &op);
         }
     }
 
@@ -124,6 +115,13 @@ impl Accumulator {
         // An extreme network or position must not pass for a tablebase
         // win or a mate.
         centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
+    }
+}
+
+/// Combines each value with its weight by `op` (adds or subtracts a row).
+fn combine(values: &mut [i16; HIDDEN], weights: &[i16; HIDDEN], op: impl Fn(i16, i16) -> i16) {
+    for (value, &weight) in values.iter_mut().zip(weights) {
+        *value = op(*value, weight);
     }
 }
 
