@@ -13,7 +13,8 @@
 //! After stage 1 every legal move gets a score whose range encodes its
 //! stage, and the picker hands them out best first by selection (most
 //! nodes cut after a move or two, so sorting the whole list would waste
-//! work). Quiescence orders its moves more simply: the table move, then
+//! work). Quiet moves other than killers and the countermove are scored
+//! by history only when the picker reaches them. Quiescence orders its moves more simply: the table move, then
 //! captures and promotions by MVV-LVA, then (in check) quiet evasions.
 
 use arrayvec::ArrayVec;
@@ -38,6 +39,10 @@ const GOOD_CAPTURE_BASE: i32 = 1 << 28;
 const FIRST_KILLER_SCORE: i32 = (1 << 27) + 2;
 const SECOND_KILLER_SCORE: i32 = (1 << 27) + 1;
 const COUNTERMOVE_SCORE: i32 = 1 << 27;
+/// Stands in for a quiet move's history score until the picker reaches the
+/// quiet moves: below every capture, killer and countermove score and above
+/// every history and bad-capture score, so no real score equals it.
+const QUIET_PENDING_SCORE: i32 = COUNTERMOVE_SCORE - 1;
 const BAD_CAPTURE_BASE: i32 = -(1 << 28);
 /// Victim value weight against the attacker's value in MVV-LVA (the
 /// attacker counts 1/this).
@@ -181,7 +186,7 @@ impl<'a> MovePicker<'a> {
                     self.stage = Stage::Scored;
                     self.generate(board, histories);
                 }
-                Stage::Scored => return self.select(),
+                Stage::Scored => return self.select(histories),
             }
         }
     }
@@ -210,12 +215,30 @@ impl<'a> MovePicker<'a> {
             .collect();
     }
 
+    /// Gives the quiet moves not yet handed out their history scores, once
+    /// the captures, killers and countermove are gone: a node that cuts
+    /// before then never reads its quiet histories.
+    fn score_pending_quiets(&mut self, histories: &Histories) {
+        let ordering = self.ordering.as_ref().expect("a main-search picker");
+        for i in self.next..self.moves.len() {
+            if self.scores[i] == QUIET_PENDING_SCORE {
+                self.scores[i] =
+                    histories.quiet_score(ordering.turn, self.moves[i], &ordering.context);
+            }
+        }
+    }
+
     /// Hands out the best-scored move not yet handed out, and moves the
     /// first remaining one into its slot (the handed-out slot is never
     /// read again, so it is not written).
-    fn select(&mut self) -> Option<Move> {
-        let remaining = self.next..self.moves.len();
-        let best = remaining.max_by_key(|&i| self.scores[i])?;
+    fn select(&mut self, histories: &Histories) -> Option<Move> {
+        let best_remaining =
+            |picker: &Self| (picker.next..picker.moves.len()).max_by_key(|&i| picker.scores[i]);
+        let mut best = best_remaining(self)?;
+        if self.scores[best] == QUIET_PENDING_SCORE {
+            self.score_pending_quiets(histories);
+            best = best_remaining(self)?;
+        }
         let chosen = self.moves[best];
         self.moves[best] = self.moves[self.next];
         self.scores[best] = self.scores[self.next];
@@ -224,6 +247,8 @@ impl<'a> MovePicker<'a> {
     }
 }
 
+/// The ordering score of `m`, a quiet move's history left for later
+/// ([`QUIET_PENDING_SCORE`]).
 fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move) -> i32 {
     if is_tactical(m) {
         let victim = m.capture().map_or(0, midgame_value) + m.promotion().map_or(0, midgame_value);
@@ -243,7 +268,7 @@ fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move) -> 
     } else if ordering.countermove == Some(m) {
         COUNTERMOVE_SCORE
     } else {
-        histories.quiet_score(ordering.turn, m, &ordering.context)
+        QUIET_PENDING_SCORE
     }
 }
 
@@ -251,7 +276,8 @@ fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move) -> 
 mod tests {
     use super::*;
     use crate::engine::parse_fen;
-    use shakmaty::CastlingMode;
+    use crate::search::history::Tried;
+    use shakmaty::{CastlingMode, Square};
 
     fn board_at(fen: &str) -> Board {
         Board::new(parse_fen(fen, CastlingMode::Standard).unwrap())
@@ -306,6 +332,35 @@ mod tests {
         let mut picker = MovePicker::new(None, Candidates::AllBut(None), order);
         let sequence = all(&mut picker, &board);
         assert_eq!(&sequence[..3], &[moves[5], moves[9], moves[12]]);
+    }
+
+    #[test]
+    fn quiet_moves_are_ordered_by_the_history_of_when_they_are_reached() {
+        // exd5 wins a queen; the quiet moves come after it.
+        let board = board_at("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1");
+        let king_to = |square| {
+            board
+                .pos()
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.role() == Role::King && m.to() == square)
+                .unwrap()
+        };
+        let (to_f1, to_f2) = (king_to(Square::F1), king_to(Square::F2));
+        let (turn, context) = (board.turn(), Context::default());
+        let mut histories = Histories::default();
+        histories.record_quiet_cutoff(turn, 1, 8, to_f1, &Tried::default(), &context);
+
+        let mut picker = MovePicker::new(None, Candidates::AllBut(None), ordering(&board));
+        let first = picker.next(&board, &histories).unwrap();
+        assert_eq!(first.capture(), Some(Role::Queen));
+        // The search of the capture finds Kf2 good and Kf1 bad.
+        let tried = Tried {
+            quiets: vec![to_f1],
+            captures: Vec::new(),
+        };
+        histories.record_quiet_cutoff(turn, 1, 8, to_f2, &tried, &context);
+        assert_eq!(picker.next(&board, &histories), Some(to_f2));
     }
 
     #[test]
