@@ -14,8 +14,9 @@
 //! stage, and the picker hands them out best first by selection (most
 //! nodes cut after a move or two, so sorting the whole list would waste
 //! work). Quiet moves other than killers and the countermove are scored
-//! by history only when the picker reaches them. Quiescence orders its moves more simply: the table move, then
-//! captures and promotions by MVV-LVA, then (in check) quiet evasions.
+//! by history only when the picker reaches them. Quiescence orders its
+//! moves more simply: the table move, then captures and promotions by
+//! MVV-LVA, then (in check) quiet evasions.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList, Position, Role};
