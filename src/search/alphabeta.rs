@@ -418,6 +418,7 @@ impl Searcher {
                 }
             }
             move_number += 1;
+            let nodes_before = self.nodes;
             let child = board.play_announcing_key(m, |key| job.tt.prefetch(key));
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
@@ -459,6 +460,9 @@ impl Searcher {
                 score
             };
             self.keys.pop();
+            if is_root {
+                self.root_move_nodes.add(m, self.nodes - nodes_before);
+            }
             if self.aborted {
                 return DRAW;
             }

@@ -46,6 +46,7 @@ impl Searcher {
         self.pv.clear(0);
         self.last_result = None;
         self.stability = Stability::default();
+        self.root_move_nodes.clear();
 
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // Only the main thread reports, so only it searches several lines.
@@ -69,7 +70,9 @@ impl Searcher {
                 self.last_result = Some(lines[0].clone());
                 if self.is_main() {
                     job.control.set_nodes(self.id, self.nodes);
-                    self.stability.update(lines[0].pv[0], lines[0].score);
+                    let best = lines[0].pv[0];
+                    let share = self.root_move_nodes.share(best, self.nodes);
+                    self.stability.update(best, lines[0].score, share);
                     for (index, line) in lines.iter().enumerate() {
                         job.reporter.iteration(&job.iteration(line, index + 1));
                     }

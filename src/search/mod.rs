@@ -57,13 +57,14 @@ pub use time::{TimeBudget, budget};
 
 use crate::board::{Board, KeyHistory};
 use crate::score::MAX_PLY;
+
 use crate::tablebase::TbConfig;
 use crate::tt::TranspositionTable;
 use alphabeta::NO_EVAL;
 use correction::CorrectionHistory;
 use history::{Histories, PieceTo};
 use pv::PvTable;
-use stability::Stability;
+use stability::{RootMoveNodes, Stability};
 
 /// The outcome of one thread's last iteration: a completed one, or one cut
 /// short after it had proved a best root move.
@@ -227,6 +228,8 @@ pub struct Searcher {
     last_result: Option<ThreadResult>,
     /// Main thread only: how settled this search is (time management).
     stability: Stability,
+    /// Main thread only: where this search's nodes went (time management).
+    root_move_nodes: RootMoveNodes,
 }
 
 impl Searcher {
@@ -247,6 +250,7 @@ impl Searcher {
             excluded_root_moves: Vec::new(),
             last_result: None,
             stability: Stability::default(),
+            root_move_nodes: RootMoveNodes::default(),
         }
     }
 

@@ -4,9 +4,12 @@
 //! A best move that survives iteration after iteration is unlikely to change
 //! with one more, so the search may stop early; a best move that just
 //! changed, or a score that just dropped, means the search is still finding
-//! things out, so it may go on longer. This is the scheme of Ethereal and
-//! Stockfish reduced to its two main signals. The result is a factor on the
-//! soft limit only: the hard limit, which keeps the clock safe, never moves.
+//! things out, so it may go on longer. So does a best move that got only a
+//! small share of the search's nodes: the others took effort to refute, so
+//! one of them may yet overtake it (Ethereal's node factor). This is the
+//! scheme of Ethereal and Stockfish reduced to those three signals. The
+//! result is a factor on the soft limit only: the hard limit, which keeps
+//! the clock safe, never moves.
 
 use std::time::Duration;
 
@@ -32,6 +35,14 @@ const SCORE_DROP_STEP: i64 = 10;
 const SCORE_RISE_CAP: i64 = 15;
 const SCORE_DROP_CAP: i64 = 50;
 
+/// The node factor is `NODE_FACTOR_BASE + NODE_FACTOR_SLOPE × (share of the
+/// nodes spent on other moves than the best)`, at least
+/// [`MIN_NODE_FACTOR`]: from 500 when the best move took nearly all nodes
+/// to 2400 when it took none (Ethereal 12's 0.4 + 2 × non-best share).
+const NODE_FACTOR_BASE: u64 = 400;
+const NODE_FACTOR_SLOPE: u64 = 2;
+const MIN_NODE_FACTOR: u64 = 500;
+
 /// The main thread's record of its completed iterations in one search.
 #[derive(Debug)]
 pub struct Stability {
@@ -55,8 +66,10 @@ impl Default for Stability {
 }
 
 impl Stability {
-    /// Records a completed iteration with its best move and score.
-    pub fn update(&mut self, best_move: Move, score: i32) {
+    /// Records a completed iteration with its best move, its score and the
+    /// share of the search's nodes (per mille, at most 1000) spent below the
+    /// best move.
+    pub fn update(&mut self, best_move: Move, score: i32, best_move_node_share: u64) {
         if self.best_move == Some(best_move) {
             self.stable_iterations += 1;
         } else {
@@ -77,13 +90,53 @@ impl Stability {
             as u64;
         self.last_score = Some(score);
 
-        self.factor = move_factor * score_factor / PER_MILLE;
+        let other_moves_share = PER_MILLE.saturating_sub(best_move_node_share);
+        let node_factor =
+            (NODE_FACTOR_BASE + NODE_FACTOR_SLOPE * other_moves_share).max(MIN_NODE_FACTOR);
+
+        self.factor = move_factor * score_factor / PER_MILLE * node_factor / PER_MILLE;
     }
 
     /// `soft` scaled by how the search has gone so far; `soft` itself before
     /// the first completed iteration.
     pub fn scale(&self, soft: Duration) -> Duration {
         soft * self.factor as u32 / PER_MILLE as u32
+    }
+}
+
+/// The nodes one search spent below each root move, all iterations
+/// together: the node share of [`Stability::update`].
+#[derive(Debug, Default)]
+pub struct RootMoveNodes {
+    per_move: Vec<(Move, u64)>,
+}
+
+impl RootMoveNodes {
+    /// Forgets the last search.
+    pub fn clear(&mut self) {
+        self.per_move.clear();
+    }
+
+    /// Adds `nodes` to those spent below the root move `m`.
+    pub fn add(&mut self, m: Move, nodes: u64) {
+        match self
+            .per_move
+            .iter_mut()
+            .find(|(root_move, _)| *root_move == m)
+        {
+            Some((_, spent)) => *spent += nodes,
+            None => self.per_move.push((m, nodes)),
+        }
+    }
+
+    /// The share, per mille, of `total` nodes spent below the root move `m`.
+    pub fn share(&self, m: Move, total: u64) -> u64 {
+        let spent = self
+            .per_move
+            .iter()
+            .find(|(root_move, _)| *root_move == m)
+            .map_or(0, |&(_, spent)| spent);
+        (spent * PER_MILLE / total.max(1)).min(PER_MILLE)
     }
 }
 
@@ -95,6 +148,9 @@ mod tests {
     use crate::score::mate_in;
 
     const SOFT: Duration = Duration::from_millis(1000);
+    /// A best move's node share that leaves the limit alone (node factor
+    /// 1000).
+    const NEUTRAL_SHARE: u64 = 700;
 
     fn moves() -> (Move, Move) {
         let legal = Chess::default().legal_moves();
@@ -105,7 +161,7 @@ mod tests {
     fn settled(best: Move, score: i32, count: usize) -> Stability {
         let mut stability = Stability::default();
         for _ in 0..count {
-            stability.update(best, score);
+            stability.update(best, score, NEUTRAL_SHARE);
         }
         stability
     }
@@ -126,7 +182,7 @@ mod tests {
     fn a_new_best_move_extends() {
         let (first, second) = moves();
         let mut stability = settled(first, 30, 20);
-        stability.update(second, 30);
+        stability.update(second, 30, NEUTRAL_SHARE);
         assert_eq!(stability.scale(SOFT), Duration::from_millis(1250));
     }
 
@@ -134,11 +190,11 @@ mod tests {
     fn a_score_drop_extends_and_a_rise_shortens() {
         let (first, _) = moves();
         let mut dropped = Stability::default();
-        dropped.update(first, 100);
-        dropped.update(first, 0);
+        dropped.update(first, 100, NEUTRAL_SHARE);
+        dropped.update(first, 0, NEUTRAL_SHARE);
         let mut risen = Stability::default();
-        risen.update(first, 0);
-        risen.update(first, 100);
+        risen.update(first, 0, NEUTRAL_SHARE);
+        risen.update(first, 100, NEUTRAL_SHARE);
         // One stable iteration: 1200 per mille, times 1500 or 850.
         assert_eq!(dropped.scale(SOFT), Duration::from_millis(1800));
         assert_eq!(risen.scale(SOFT), Duration::from_millis(1020));
@@ -148,8 +204,33 @@ mod tests {
     fn mate_scores_do_not_count_as_drops() {
         let (first, _) = moves();
         let mut stability = Stability::default();
-        stability.update(first, mate_in(3));
-        stability.update(first, 0);
+        stability.update(first, mate_in(3), NEUTRAL_SHARE);
+        stability.update(first, 0, NEUTRAL_SHARE);
         assert_eq!(stability.scale(SOFT), Duration::from_millis(1200));
+    }
+
+    #[test]
+    fn root_move_nodes_add_up_over_iterations() {
+        let (first, second) = moves();
+        let mut nodes = RootMoveNodes::default();
+        nodes.add(first, 300);
+        nodes.add(second, 500);
+        nodes.add(first, 300);
+        assert_eq!(nodes.share(first, 1200), 500);
+        assert_eq!(nodes.share(second, 1200), 416);
+        nodes.clear();
+        assert_eq!(nodes.share(first, 1200), 0);
+    }
+
+    #[test]
+    fn a_best_move_with_few_of_the_nodes_extends() {
+        let (first, _) = moves();
+        let mut contested = Stability::default();
+        contested.update(first, 30, 200);
+        let mut clear = Stability::default();
+        clear.update(first, 30, 990);
+        // First iteration: 1250 per mille, times 2000 or the floor of 500.
+        assert_eq!(contested.scale(SOFT), Duration::from_millis(2500));
+        assert_eq!(clear.scale(SOFT), Duration::from_millis(625));
     }
 }
