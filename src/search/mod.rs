@@ -15,7 +15,7 @@
 //! * [`limits`]: what `go` asks for (depth, nodes, mate, infinite);
 //! * [`time`]: soft and hard time limits from the clock;
 //! * [`stability`]: stretches or shortens the soft limit as the best move
-//!   and score settle;
+//!   and score settle, and by the best move's share of the nodes;
 //! * [`control`]: the stop flag, clock, node and tablebase-hit counters
 //!   threads share;
 //! * [`tbprobe`]: the Syzygy probe inside the search;
