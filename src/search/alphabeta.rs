@@ -460,7 +460,7 @@ impl Searcher {
                 score
             };
             self.keys.pop();
-            if is_root {
+            if is_root && self.is_main() {
                 self.root_move_nodes.add(m, self.nodes - nodes_before);
             }
             if self.aborted {

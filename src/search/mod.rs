@@ -57,7 +57,6 @@ pub use time::{TimeBudget, budget};
 
 use crate::board::{Board, KeyHistory};
 use crate::score::MAX_PLY;
-
 use crate::tablebase::TbConfig;
 use crate::tt::TranspositionTable;
 use alphabeta::NO_EVAL;
