@@ -18,7 +18,7 @@
 //! with depth and every move tried before it the same malus. Each Lazy-SMP
 //! thread owns its tables, so they need no locking.
 
-use shakmaty::{Color, Move, Role};
+use shakmaty::{Color, Move, MoveList, Role};
 
 use crate::score::MAX_PLY;
 
@@ -216,10 +216,11 @@ fn captured_index(m: Move) -> usize {
 }
 
 /// The moves a node tried before the current one, for history maluses.
+/// Kept on the stack: a node that tries any move would otherwise allocate.
 #[derive(Default)]
 pub struct Tried {
-    pub quiets: Vec<Move>,
-    pub captures: Vec<Move>,
+    pub quiets: MoveList,
+    pub captures: MoveList,
 }
 
 #[cfg(test)]
@@ -250,8 +251,8 @@ mod tests {
         };
         let mut histories = Histories::default();
         let tried = Tried {
-            quiets: vec![failed],
-            captures: Vec::new(),
+            quiets: [failed].into_iter().collect(),
+            captures: MoveList::new(),
         };
         histories.record_quiet_cutoff(Color::White, 0, 5, best, &tried, &context);
         assert!(histories.quiet_score(Color::White, best, &context) > 0);

@@ -133,44 +133,41 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// A quiescence picker over every legal move of `board`, to be
-    /// narrowed by [`MovePicker::keep_tactical`] before the first `next`.
-    pub fn quiescence(board: &Board) -> Self {
+    /// An empty quiescence picker, to be filled by
+    /// [`MovePicker::keep_tactical`] before the first `next`.
+    pub fn quiescence() -> Self {
         MovePicker {
             stage: Stage::Scored,
             table_move: None,
             candidates: Candidates::AllBut(None),
             ordering: None,
-            moves: board.pos().legal_moves(),
+            moves: MoveList::new(),
             scores: Scores::new(),
             next: 0,
         }
     }
 
-    /// Whether the position has no legal move (quiescence pickers, before
-    /// they are narrowed).
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// Keeps the moves `keep` accepts (captures and promotions, or every
-    /// evasion in check) and orders them: the table move, then tactical
-    /// moves by MVV-LVA.
-    pub fn keep_tactical(&mut self, tt_move: PackedMove, keep: impl Fn(Move) -> bool) {
-        self.moves.retain(|m| keep(*m));
-        self.scores = self
-            .moves
-            .iter()
-            .map(|&m| {
-                if tt_move.matches(m) {
-                    TT_MOVE_SCORE
-                } else if is_tactical(m) {
-                    mvv_lva(m)
-                } else {
-                    0
-                }
-            })
-            .collect();
+    /// Takes the moves of `legal` that `keep` accepts (captures and
+    /// promotions, or every evasion in check) and orders them: the table
+    /// move, then tactical moves by MVV-LVA. Only the kept moves are
+    /// copied: a whole `MoveList` moved by value was a measurable part of
+    /// the search's time.
+    pub fn keep_tactical(
+        &mut self,
+        legal: &MoveList,
+        tt_move: PackedMove,
+        keep: impl Fn(Move) -> bool,
+    ) {
+        for &m in legal.iter().filter(|&&m| keep(m)) {
+            self.moves.push(m);
+            self.scores.push(if tt_move.matches(m) {
+                TT_MOVE_SCORE
+            } else if is_tactical(m) {
+                mvv_lva(m)
+            } else {
+                0
+            });
+        }
     }
 
     /// The next move, best first, or `None` when every move was handed out.
@@ -193,27 +190,22 @@ impl<'a> MovePicker<'a> {
     }
 
     fn generate(&mut self, board: &Board, histories: &Histories) {
-        let left_out = match self.candidates {
-            Candidates::Given(moves) => {
-                self.moves.clone_from(moves);
-                None
-            }
+        let generated;
+        let (candidates, left_out) = match self.candidates {
+            Candidates::Given(moves) => (moves, None),
             Candidates::AllBut(left_out) => {
-                self.moves = board.pos().legal_moves();
-                left_out
+                generated = board.pos().legal_moves();
+                (&generated, left_out)
             }
         };
         let table_move = self.table_move;
-        if table_move.is_some() || left_out.is_some() {
-            self.moves
-                .retain(|m| Some(*m) != table_move && Some(*m) != left_out);
-        }
         let ordering = self.ordering.as_ref().expect("a main-search picker");
-        self.scores = self
-            .moves
-            .iter()
-            .map(|&m| score(board, histories, ordering, m))
-            .collect();
+        for &m in candidates {
+            if Some(m) != table_move && Some(m) != left_out {
+                self.moves.push(m);
+                self.scores.push(score(board, histories, ordering, m));
+            }
+        }
     }
 
     /// Gives the quiet moves not yet handed out their history scores, once
@@ -229,16 +221,30 @@ impl<'a> MovePicker<'a> {
         }
     }
 
+    /// The index of the best-scored move not yet handed out, the last of
+    /// equals. A plain loop over the scores: `max_by_key` over indices
+    /// checked every bound and was most of the picker's time.
+    fn best_remaining(&self) -> Option<usize> {
+        let remaining = &self.scores[self.next..];
+        let mut best = remaining.first()?;
+        let mut best_index = 0;
+        for (index, score) in remaining.iter().enumerate().skip(1) {
+            if score >= best {
+                best = score;
+                best_index = index;
+            }
+        }
+        Some(self.next + best_index)
+    }
+
     /// Hands out the best-scored move not yet handed out, and moves the
     /// first remaining one into its slot (the handed-out slot is never
     /// read again, so it is not written).
     fn select(&mut self, histories: &Histories) -> Option<Move> {
-        let best_remaining =
-            |picker: &Self| (picker.next..picker.moves.len()).max_by_key(|&i| picker.scores[i]);
-        let mut best = best_remaining(self)?;
+        let mut best = self.best_remaining()?;
         if self.scores[best] == QUIET_PENDING_SCORE {
             self.score_pending_quiets(histories);
-            best = best_remaining(self)?;
+            best = self.best_remaining()?;
         }
         let chosen = self.moves[best];
         self.moves[best] = self.moves[self.next];
@@ -357,8 +363,8 @@ mod tests {
         assert_eq!(first.capture(), Some(Role::Queen));
         // The search of the capture finds Kf2 good and Kf1 bad.
         let tried = Tried {
-            quiets: vec![to_f1],
-            captures: Vec::new(),
+            quiets: [to_f1].into_iter().collect(),
+            captures: MoveList::new(),
         };
         histories.record_quiet_cutoff(turn, 1, 8, to_f2, &tried, &context);
         assert_eq!(picker.next(&board, &histories), Some(to_f2));

@@ -90,8 +90,8 @@ impl Searcher {
             alpha = alpha.max(static_eval);
         }
 
-        let mut picker = MovePicker::quiescence(board);
-        if picker.is_empty() {
+        let legal = board.pos().legal_moves();
+        if legal.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
         if in_check && board.halfmoves() >= FIFTY_MOVE_HALFMOVES {
@@ -99,7 +99,8 @@ impl Searcher {
         }
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.best_move);
         let recapture_square = last_capture.filter(|_| quiescence_ply >= RECAPTURES_ONLY_PLY);
-        picker.keep_tactical(tt_move, |m| {
+        let mut picker = MovePicker::quiescence();
+        picker.keep_tactical(&legal, tt_move, |m| {
             in_check || is_quiescence_move(m, recapture_square)
         });
 
