@@ -1,52 +1,106 @@
 //! Whether a move gives check, told from attack tables without playing it.
 //!
 //! The search decides whether to prune a quiet move before making it, and
-//! a checking move is spared futility and late-move pruning. shakmaty answers "is the side to move
-//! in check?" only for a position, so asking it means copying the board
-//! and playing the move (the largest single cost in the profile), which is
-//! wasted on every move that is then pruned. A normal move checks when the
-//! piece on its target square attacks the enemy king (direct check) or when
-//! leaving its square opens a line from one of our sliders to that king
-//! (discovered check); both follow from the occupancy after the move.
-//! Castling and en passant, rare and with two pieces moving, are played
-//! out on a copy instead.
+//! a checking move is spared futility and late-move pruning. shakmaty answers
+//! "is the side to move in check?" only for a position, so asking it means
+//! copying the board and playing the move, which is wasted on every move
+//! that is then pruned.
+//!
+//! As in Stockfish, a node computes once what every move's answer depends
+//! on ([`CheckSquares`]): the squares from which each kind of piece would
+//! attack the enemy king, and our pieces that alone stand between one of
+//! our sliders and that king. A normal move then checks when it lands on a
+//! checking square of its piece (direct check) or leaves such a line
+//! (discovered check). A promotion is judged by the new piece's attacks
+//! from its square with the pawn gone; castling and en passant, rare and
+//! with two pieces moving, are played out on a copy.
 
-use shakmaty::{Bitboard, Chess, Move, Piece, Position, attacks};
+use shakmaty::{Bitboard, Chess, Move, Piece, Position, Role, Square, attacks};
 
-/// Whether the legal move `m` leaves the opponent of the side to move in
-/// `pos` in check.
-pub fn gives_check(pos: &Chess, m: Move) -> bool {
-    let Move::Normal {
-        role,
-        from,
-        to,
-        promotion,
-        ..
-    } = m
-    else {
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        return after.is_check();
-    };
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    let occupied = (board.occupied() & !Bitboard::from(from)) | Bitboard::from(to);
-    let moved = Piece {
-        color: us,
-        role: promotion.unwrap_or(role),
-    };
-    if attacks::attacks(to, moved, occupied).contains(king) {
-        return true;
+/// What decides, for the position's side to move, which moves give check.
+pub struct CheckSquares {
+    /// The enemy king (none in a setup without one).
+    king: Option<Square>,
+    /// By role: the squares from which such a piece of ours attacks the
+    /// enemy king. Empty for the king, which never checks directly.
+    direct: [Bitboard; Role::ALL.len()],
+    /// Our pieces that are the only piece between one of our sliders and
+    /// the enemy king.
+    discoverers: Bitboard,
+}
+
+impl CheckSquares {
+    /// The check squares of the side to move in `pos`.
+    pub fn new(pos: &Chess) -> CheckSquares {
+        let board = pos.board();
+        let us = pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return CheckSquares {
+                king: None,
+                direct: [Bitboard::EMPTY; Role::ALL.len()],
+                discoverers: Bitboard::EMPTY,
+            };
+        };
+        let occupied = board.occupied();
+        let diagonals = attacks::bishop_attacks(king, occupied);
+        let lines = attacks::rook_attacks(king, occupied);
+        let ours = board.by_color(us);
+        let snipers = ours
+            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()));
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if blockers.count() == 1 {
+                discoverers |= blockers & ours;
+            }
+        }
+        CheckSquares {
+            king: Some(king),
+            direct: [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                diagonals,
+                lines,
+                diagonals | lines,
+                Bitboard::EMPTY,
+            ],
+            discoverers,
+        }
     }
-    // Our sliders that did not move and see the king through the new
-    // occupancy (the moved piece was judged from `to` above).
-    let sliders = board.by_color(us) & !Bitboard::from(from);
-    let lines = attacks::rook_attacks(king, occupied) & board.rooks_and_queens();
-    let diagonals = attacks::bishop_attacks(king, occupied) & board.bishops_and_queens();
-    ((lines | diagonals) & sliders).any()
+
+    /// Whether the legal move `m` of `pos` (the position these squares
+    /// were computed for) leaves the opponent in check.
+    pub fn gives_check(&self, pos: &Chess, m: Move) -> bool {
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        else {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            return after.is_check();
+        };
+        let Some(king) = self.king else {
+            return false;
+        };
+        let direct = match promotion {
+            Some(promoted) => {
+                let occupied =
+                    (pos.board().occupied() & !Bitboard::from(from)) | Bitboard::from(to);
+                let piece = Piece {
+                    color: pos.turn(),
+                    role: promoted,
+                };
+                attacks::attacks(to, piece, occupied).contains(king)
+            }
+            None => self.direct[role as usize - 1].contains(to),
+        };
+        direct || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
+    }
 }
 
 #[cfg(test)]
@@ -71,9 +125,14 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
+                let check_squares = CheckSquares::new(&pos);
                 for &m in &moves {
                     let expected = played_check(&pos, m);
-                    assert_eq!(gives_check(&pos, m), expected, "{m:?} in {pos:?}");
+                    assert_eq!(
+                        check_squares.gives_check(&pos, m),
+                        expected,
+                        "{m:?} in {pos:?}"
+                    );
                     checks += usize::from(expected);
                 }
                 pos.play_unchecked(rng.choose(&moves));

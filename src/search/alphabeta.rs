@@ -38,7 +38,7 @@
 //! evaluation less. Checks are extended by one ply. A move is made only
 //! once pruning has passed it: whether it gives check (which spares it
 //! futility and late-move pruning and reductions) is told from attack
-//! tables ([`gives_check`]).
+//! tables ([`CheckSquares`], computed once per node).
 //!
 //! At the root the moves come from the job (`searchmoves`, less the lines
 //! MultiPV has already given); a search with excluded root moves does not
@@ -53,7 +53,7 @@ use super::movepick::{Candidates, MovePicker, Ordering, is_tactical};
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher, ThreadResult};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
-use crate::check::gives_check;
+use crate::check::CheckSquares;
 use crate::eval::evaluate;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
 use crate::tt::{Bound, TtHit, TtStore};
@@ -366,6 +366,7 @@ impl Searcher {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut tried = Tried::default();
+        let mut check_squares = None;
         let mut move_number = 0;
         let mut legal_moves = 0;
         let context = self.context(ply);
@@ -397,7 +398,11 @@ impl Searcher {
             legal_moves += 1;
             let quiet = !is_tactical(m);
             // Only quiet moves outside check are spared for giving check.
-            let checks = quiet && !in_check && gives_check(board.pos(), m);
+            let checks = quiet
+                && !in_check
+                && check_squares
+                    .get_or_insert_with(|| CheckSquares::new(board.pos()))
+                    .gives_check(board.pos(), m);
             if !is_root && best_score > -MATE_BOUND {
                 if quiet && !in_check && !checks && !is_pv {
                     let late = depth <= LATE_MOVE_PRUNING_MAX_DEPTH
