@@ -49,6 +49,7 @@ use std::sync::OnceLock;
 use shakmaty::{MoveList, Position, Role};
 
 use super::history::{Context, PieceTo, Tried};
+use super::movekey::MoveKey;
 use super::movepick::{Candidates, MovePicker, Ordering, is_tactical};
 use super::see::exchange_at_least;
 use super::{SearchJob, Searcher, ThreadResult};
@@ -372,6 +373,8 @@ impl Searcher {
         let context = self.context(ply);
         let turn = board.turn();
         let killers = self.histories.killers(ply);
+        let table_move_key = MoveKey::of(table_move);
+        let killer_keys = killers.map(MoveKey::of);
         let root_moves: Option<MoveList> = is_root.then(|| {
             job.root_moves
                 .iter()
@@ -427,7 +430,8 @@ impl Searcher {
             let child = board.play_announcing_key(m, |key| job.tt.prefetch(key));
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
-            let extension = if Some(m) == table_move {
+            let key = MoveKey::new(m);
+            let extension = if key == table_move_key {
                 table_move_extension
             } else {
                 0
@@ -440,7 +444,7 @@ impl Searcher {
                     let mut r = late_move_reduction(depth, move_number);
                     r -= i32::from(is_pv);
                     r += i32::from(!improving);
-                    r -= i32::from(killers.contains(&Some(m)));
+                    r -= i32::from(killer_keys.contains(&key));
                     r -= self.histories.quiet_score(turn, m, &context) / LMR_HISTORY_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {

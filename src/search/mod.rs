@@ -33,6 +33,7 @@ mod correction;
 mod driver;
 mod history;
 mod limits;
+mod movekey;
 mod movepick;
 mod pool;
 mod pv;

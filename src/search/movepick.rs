@@ -22,6 +22,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList, Position, Role};
 
 use super::history::{Context, Histories};
+use super::movekey::MoveKey;
 use super::see::exchange_at_least;
 use crate::board::Board;
 use crate::eval::midgame_value;
@@ -97,6 +98,15 @@ pub enum Candidates<'a> {
     AllBut(Option<Move>),
     /// The root's moves, given by the job instead of generated.
     Given(&'a MoveList),
+}
+
+/// The keys of the moves a main-search node's generated moves are
+/// compared with, decoded once per node.
+struct SpecialKeys {
+    table_move: MoveKey,
+    left_out: MoveKey,
+    killers: [MoveKey; 2],
+    countermove: MoveKey,
 }
 
 /// Hands out the moves of a node best first.
@@ -198,12 +208,19 @@ impl<'a> MovePicker<'a> {
                 (&generated, left_out)
             }
         };
-        let table_move = self.table_move;
         let ordering = self.ordering.as_ref().expect("a main-search picker");
+        let keys = SpecialKeys {
+            table_move: MoveKey::of(self.table_move),
+            left_out: MoveKey::of(left_out),
+            killers: ordering.killers.map(MoveKey::of),
+            countermove: MoveKey::of(ordering.countermove),
+        };
         for &m in candidates {
-            if Some(m) != table_move && Some(m) != left_out {
+            let key = MoveKey::new(m);
+            if key != keys.table_move && key != keys.left_out {
                 self.moves.push(m);
-                self.scores.push(score(board, histories, ordering, m));
+                self.scores
+                    .push(score(board, histories, ordering.turn, &keys, m, key));
             }
         }
     }
@@ -254,12 +271,19 @@ impl<'a> MovePicker<'a> {
     }
 }
 
-/// The ordering score of `m`, a quiet move's history left for later
-/// ([`QUIET_PENDING_SCORE`]).
-fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move) -> i32 {
+/// The ordering score of `m` (whose key is `key`), a quiet move's history
+/// left for later ([`QUIET_PENDING_SCORE`]).
+fn score(
+    board: &Board,
+    histories: &Histories,
+    turn: Color,
+    keys: &SpecialKeys,
+    m: Move,
+    key: MoveKey,
+) -> i32 {
     if is_tactical(m) {
         let victim = m.capture().map_or(0, midgame_value) + m.promotion().map_or(0, midgame_value);
-        let value = VICTIM_WEIGHT * victim + histories.capture_score(ordering.turn, m);
+        let value = VICTIM_WEIGHT * victim + histories.capture_score(turn, m);
         let good =
             m.promotion().is_none_or(|role| role == Role::Queen) && exchange_at_least(board, m, 0);
         return if good {
@@ -268,11 +292,11 @@ fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move) -> 
             BAD_CAPTURE_BASE + value
         };
     }
-    if ordering.killers[0] == Some(m) {
+    if keys.killers[0] == key {
         FIRST_KILLER_SCORE
-    } else if ordering.killers[1] == Some(m) {
+    } else if keys.killers[1] == key {
         SECOND_KILLER_SCORE
-    } else if ordering.countermove == Some(m) {
+    } else if keys.countermove == key {
         COUNTERMOVE_SCORE
     } else {
         QUIET_PENDING_SCORE
