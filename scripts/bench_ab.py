@@ -9,10 +9,17 @@ slow spell of the machine hits all of them alike, pinned to one core with
 to be speed only must keep it), median and best nodes per second, and the
 change of each against the first. On a shared or virtual machine single
 runs scatter by several per cent: compare medians over many rounds.
+
+With `--cpu-time` the speed is nodes per second of the process's own CPU
+time (user + system, from the operating system's accounting of the child)
+instead of the engine's wall-clock figure, and nothing is pinned: time spent
+waiting for a core then does not count, so a comparison beside running
+matches stays fair (`bench` searches on one thread).
 """
 
 import argparse
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -21,15 +28,24 @@ import sys
 SUMMARY = re.compile(r"^(\d+) nodes (\d+) nps$")
 
 
-def bench(engine, core):
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def bench(engine, core, cpu_time):
+    """The node count and nodes per second of one `bench` run."""
     command = [engine, "bench"]
     if core is not None and shutil.which("taskset"):
         command = ["taskset", "-c", str(core)] + command
+    cpu_before = children_cpu_seconds()
     output = subprocess.run(command, capture_output=True, text=True, check=True)
+    cpu_seconds = children_cpu_seconds() - cpu_before
     for line in reversed((output.stdout + output.stderr).splitlines()):
         match = SUMMARY.match(line.strip())
         if match:
-            return int(match.group(1)), int(match.group(2))
+            nodes, wall_nps = int(match.group(1)), int(match.group(2))
+            return nodes, round(nodes / cpu_seconds) if cpu_time else wall_nps
     sys.exit(f"{engine}: no 'N nodes M nps' line in the bench output")
 
 
@@ -38,14 +54,19 @@ def main():
     p.add_argument("engines", nargs="+", help="engine binaries; the first is the baseline")
     p.add_argument("--runs", type=int, default=9, help="rounds over all binaries")
     p.add_argument("--core", type=int, default=1, help="core to pin to (-1: do not pin)")
+    p.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="nodes per second of CPU time, unpinned (for a machine running other jobs)",
+    )
     args = p.parse_args()
-    core = None if args.core < 0 else args.core
+    core = None if args.core < 0 or args.cpu_time else args.core
 
     nodes = {engine: set() for engine in args.engines}
     nps = {engine: [] for engine in args.engines}
     for _ in range(args.runs):
         for engine in args.engines:
-            count, speed = bench(engine, core)
+            count, speed = bench(engine, core, args.cpu_time)
             nodes[engine].add(count)
             nps[engine].append(speed)
 
