@@ -372,9 +372,8 @@ impl Searcher {
         let mut legal_moves = 0;
         let context = self.context(ply);
         let turn = board.turn();
-        let killers = self.histories.killers(ply);
         let table_move_key = MoveKey::of(table_move);
-        let killer_keys = killers.map(MoveKey::of);
+        let killer_keys = self.histories.killers(ply).map(MoveKey::of);
         let root_moves: Option<MoveList> = is_root.then(|| {
             job.root_moves
                 .iter()
@@ -391,8 +390,8 @@ impl Searcher {
             candidates,
             Ordering {
                 turn,
-                killers,
-                countermove: self.histories.countermove(&context),
+                killers: killer_keys,
+                countermove: MoveKey::of(self.histories.countermove(&context)),
                 context,
             },
         );

@@ -85,8 +85,10 @@ enum Stage {
 /// What a main-search node knows that orders its quiet moves.
 pub struct Ordering {
     pub turn: Color,
-    pub killers: [Option<Move>; 2],
-    pub countermove: Option<Move>,
+    /// Compared by key with every generated move ([`MoveKey::NONE`] for
+    /// none), so they are decoded once per node.
+    pub killers: [MoveKey; 2],
+    pub countermove: MoveKey,
     pub context: Context,
 }
 
@@ -98,15 +100,6 @@ pub enum Candidates<'a> {
     AllBut(Option<Move>),
     /// The root's moves, given by the job instead of generated.
     Given(&'a MoveList),
-}
-
-/// The keys of the moves a main-search node's generated moves are
-/// compared with, decoded once per node.
-struct SpecialKeys {
-    table_move: MoveKey,
-    left_out: MoveKey,
-    killers: [MoveKey; 2],
-    countermove: MoveKey,
 }
 
 /// Hands out the moves of a node best first.
@@ -209,18 +202,12 @@ impl<'a> MovePicker<'a> {
             }
         };
         let ordering = self.ordering.as_ref().expect("a main-search picker");
-        let keys = SpecialKeys {
-            table_move: MoveKey::of(self.table_move),
-            left_out: MoveKey::of(left_out),
-            killers: ordering.killers.map(MoveKey::of),
-            countermove: MoveKey::of(ordering.countermove),
-        };
+        let (table_move, left_out) = (MoveKey::of(self.table_move), MoveKey::of(left_out));
         for &m in candidates {
             let key = MoveKey::new(m);
-            if key != keys.table_move && key != keys.left_out {
+            if key != table_move && key != left_out {
                 self.moves.push(m);
-                self.scores
-                    .push(score(board, histories, ordering.turn, &keys, m, key));
+                self.scores.push(score(board, histories, ordering, m, key));
             }
         }
     }
@@ -273,17 +260,10 @@ impl<'a> MovePicker<'a> {
 
 /// The ordering score of `m` (whose key is `key`), a quiet move's history
 /// left for later ([`QUIET_PENDING_SCORE`]).
-fn score(
-    board: &Board,
-    histories: &Histories,
-    turn: Color,
-    keys: &SpecialKeys,
-    m: Move,
-    key: MoveKey,
-) -> i32 {
+fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move, key: MoveKey) -> i32 {
     if is_tactical(m) {
         let victim = m.capture().map_or(0, midgame_value) + m.promotion().map_or(0, midgame_value);
-        let value = VICTIM_WEIGHT * victim + histories.capture_score(turn, m);
+        let value = VICTIM_WEIGHT * victim + histories.capture_score(ordering.turn, m);
         let good =
             m.promotion().is_none_or(|role| role == Role::Queen) && exchange_at_least(board, m, 0);
         return if good {
@@ -292,11 +272,11 @@ fn score(
             BAD_CAPTURE_BASE + value
         };
     }
-    if keys.killers[0] == key {
+    if ordering.killers[0] == key {
         FIRST_KILLER_SCORE
-    } else if keys.killers[1] == key {
+    } else if ordering.killers[1] == key {
         SECOND_KILLER_SCORE
-    } else if keys.countermove == key {
+    } else if ordering.countermove == key {
         COUNTERMOVE_SCORE
     } else {
         QUIET_PENDING_SCORE
@@ -317,8 +297,8 @@ mod tests {
     fn ordering(board: &Board) -> Ordering {
         Ordering {
             turn: board.turn(),
-            killers: [None; 2],
-            countermove: None,
+            killers: [MoveKey::NONE; 2],
+            countermove: MoveKey::NONE,
             context: Context::default(),
         }
     }
@@ -358,8 +338,8 @@ mod tests {
         let board = Board::startpos();
         let moves = board.pos().legal_moves();
         let mut order = ordering(&board);
-        order.killers = [Some(moves[5]), Some(moves[9])];
-        order.countermove = Some(moves[12]);
+        order.killers = [MoveKey::new(moves[5]), MoveKey::new(moves[9])];
+        order.countermove = MoveKey::new(moves[12]);
         let mut picker = MovePicker::new(None, Candidates::AllBut(None), order);
         let sequence = all(&mut picker, &board);
         assert_eq!(&sequence[..3], &[moves[5], moves[9], moves[12]]);
