@@ -20,10 +20,11 @@ games into pairs and keeps the statistics.
   ``--hang-timeout`` seconds; the process is killed), ``timeforfeit`` and
   ``nomove`` (``bestmove (none)``/``0000`` while legal moves exist). After an
   illegal move, crash or hang the engine is restarted for the next game.
-* **Game end.** Checkmate, stalemate, insufficient material, claimable
-  threefold repetition and fifty-move rule (``Board.outcome(claim_draw=
-  True)``), a hard ply cap (``--max-plies``, draw), xboard resignations,
-  and optional score adjudication (``--adjudicate``, off by default).
+* **Game end.** Checkmate, stalemate, insufficient material, a position
+  on the board for the third time, a hundred halfmoves without a capture
+  or pawn move (:func:`game_over`, as cutechess-cli and fastchess rule), a
+  hard ply cap (``--max-plies``, draw), xboard resignations, and optional
+  score adjudication (``--adjudicate``, off by default).
 """
 
 from __future__ import annotations
@@ -272,6 +273,27 @@ def adjudicate(board: chess.Board, white_scores: list[Optional[int]]) -> Optiona
     return None
 
 
+def game_over(board: chess.Board) -> Optional[tuple[str, str]]:
+    """Return ``(result, termination)`` if the game on ``board`` has ended.
+
+    Threefold repetition and the fifty-move rule end a game only once they
+    have happened on the board, as a tournament arbiter (cutechess-cli,
+    fastchess) rules them. Not python-chess's ``outcome(claim_draw=True)``:
+    that also ends the game when the side to move merely *could* reach a
+    third occurrence or the hundredth halfmove with its next move (a
+    claim by announcing the move), which drew won games whose winner was
+    shuffling and would never have played the repeating move.
+    """
+    outcome = board.outcome()  # checkmate first, then the automatic draws
+    if outcome is not None:
+        return outcome.result(), outcome.termination.name.lower().replace("_", " ")
+    if board.is_repetition(3):
+        return "1/2-1/2", "threefold repetition"
+    if board.halfmove_clock >= 100:
+        return "1/2-1/2", "fifty moves"
+    return None
+
+
 def loss_for(color: chess.Color) -> str:
     """Return the result string for a loss by ``color``."""
     return "0-1" if color == chess.WHITE else "1-0"
@@ -290,9 +312,8 @@ def play_game(players: list[Player], white: int, start: chess.Board, cfg: MatchC
     fault: Optional[tuple[int, str]] = None
 
     while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            result, termination = outcome.result(), outcome.termination.name.lower().replace("_", " ")
+        if ended := game_over(board):
+            result, termination = ended
             break
         if len(board.move_stack) >= cfg.max_plies:
             result, termination = "1/2-1/2", f"ply cap ({cfg.max_plies})"
