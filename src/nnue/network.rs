@@ -11,9 +11,9 @@
 //!   i16               output bias                                (× QA·QB)
 //! ```
 //!
-//! The trainer writes this with [`QuantisedNetwork::to_bytes`] and the
-//! engine reads it with [`Network::from_bytes`], so the two cannot disagree
-//! on the layout.
+//! The trainer writes this with [`QuantisedNetwork::to_bytes`] and both
+//! read it with [`QuantisedNetwork::from_bytes`] (the engine through
+//! [`Network::from_bytes`]), so the two cannot disagree on the layout.
 //!
 //! The active network is a `&'static Network`: the one embedded in the
 //! binary, or one loaded from `EvalFile`, leaked so that every board can
@@ -84,9 +84,11 @@ impl QuantisedNetwork {
     }
 }
 
-impl Network {
-    /// Reads a network file, saying what is wrong with one that does not fit.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+impl QuantisedNetwork {
+    /// Reads a network file, saying what is wrong with one that does not
+    /// fit: the engine loads its networks this way, and the trainer starts
+    /// from a shipped one this way (`trainer --init`).
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
         if bytes.len() < HEADER_BYTES || &bytes[..MAGIC.len()] != MAGIC {
             return Err("not a Rookery network file (no RKNN header)".to_string());
         }
@@ -107,32 +109,54 @@ impl Network {
         let mut values = bytes[HEADER_BYTES..]
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
-        let mut row = || {
-            let mut row = [0i16; HIDDEN];
-            for (slot, value) in row.iter_mut().zip(&mut values) {
-                *slot = value;
-            }
-            row
-        };
-        let feature_weights = (0..INPUTS).map(|_| row()).collect();
-        let feature_bias = row();
-        let output_weights = [row(), row()];
-        let output_bias = values.next().unwrap_or_default();
+        let mut take = |count: usize| values.by_ref().take(count).collect::<Vec<i16>>();
+        let feature_weights = take(INPUTS * HIDDEN);
+        let feature_bias = take(HIDDEN);
+        let output_weights = take(2 * HIDDEN);
+        let output_bias = take(1)[0];
         if output_weights
             .iter()
-            .flatten()
-            .any(|w: &i16| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
+            .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
         {
             return Err(format!(
                 "network has output weights beyond ±{MAX_OUTPUT_WEIGHT}"
             ));
         }
-        Ok(Network {
+        Ok(QuantisedNetwork {
             feature_weights,
             feature_bias,
             output_weights,
             output_bias,
         })
+    }
+}
+
+impl From<QuantisedNetwork> for Network {
+    /// The same weights in the rows the engine's evaluation reads.
+    fn from(quantised: QuantisedNetwork) -> Network {
+        let row = |values: &[i16]| -> [i16; HIDDEN] {
+            values.try_into().expect("a row holds HIDDEN weights")
+        };
+        Network {
+            feature_weights: quantised
+                .feature_weights
+                .chunks_exact(HIDDEN)
+                .map(row)
+                .collect(),
+            feature_bias: row(&quantised.feature_bias),
+            output_weights: [
+                row(&quantised.output_weights[..HIDDEN]),
+                row(&quantised.output_weights[HIDDEN..]),
+            ],
+            output_bias: quantised.output_bias,
+        }
+    }
+}
+
+impl Network {
+    /// Reads a network file, saying what is wrong with one that does not fit.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        QuantisedNetwork::from_bytes(bytes).map(Network::from)
     }
 
     /// A network of random weights of a trained network's size, for tests
@@ -219,6 +243,7 @@ mod tests {
             output_bias: -77,
         };
         let bytes = quantised.to_bytes();
+        assert_eq!(QuantisedNetwork::from_bytes(&bytes).unwrap(), quantised);
         let network = Network::from_bytes(&bytes).unwrap();
         assert_eq!(network.feature_weights[1][0], (HIDDEN % 97) as i16 - 48);
         assert_eq!(network.output_weights[1][0], (HIDDEN % 13) as i16);

@@ -4,7 +4,7 @@
 //! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001] [--wd 0.01]
 //!         [--wdl 0.25] [--sigmoid-scale 400] [--val-fraction 0.01] [--mirror]
 //!         [--max-positions N] [--threads N] [--seed 1]
-//!         [--resume DIR/epoch-N.f32] FILE...
+//!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
 //! ```
 //!
 //! This file owns the command line and the run: load every position into
@@ -18,6 +18,10 @@
 //! count come from the checkpoint, the schedule from `--epochs` and
 //! `--lr`. The data order after resuming differs from an uninterrupted
 //! run's (each epoch's shuffle starts from the loaded order).
+//!
+//! `--init` starts from a network file instead of random weights (for
+//! example `networks/default.nnue`, whose float checkpoint is gone) with a
+//! fresh optimiser: fine-tuning a shipped network on new games.
 
 mod checkpoint;
 mod data;
@@ -32,7 +36,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
-use rookery::nnue::SCALE;
+use rookery::nnue::{QuantisedNetwork, SCALE};
 use rookery::rng::SplitMix64;
 
 use checkpoint::Checkpoint;
@@ -85,8 +89,11 @@ struct Cli {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Continue from a float checkpoint (`epoch-N.f32`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     resume: Option<PathBuf>,
+    /// Start from the weights of this network file (`.nnue`).
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -131,10 +138,13 @@ fn run(cli: Cli) -> Result<(), String> {
         return Err("no training positions".to_string());
     }
 
-    let resumed = match &cli.resume {
-        Some(path) => Checkpoint::load(path).map_err(|e| e.to_string())?,
-        None => Checkpoint {
-            network: FloatNetwork::initial(cli.seed),
+    let resumed = match (&cli.resume, &cli.init) {
+        (Some(path), _) => Checkpoint::load(path).map_err(|e| e.to_string())?,
+        (None, init) => Checkpoint {
+            network: match init {
+                Some(path) => load_network(path)?,
+                None => FloatNetwork::initial(cli.seed),
+            },
             optimizer: AdamW::default(),
             epochs_done: 0,
         },
@@ -205,6 +215,14 @@ fn check(cli: &Cli) -> Result<(), String> {
         return Err("--batch, --threads and --sigmoid-scale must be positive".to_string());
     }
     Ok(())
+}
+
+/// Reads a network file of the engine's format as floats.
+fn load_network(path: &Path) -> Result<FloatNetwork, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let quantised =
+        QuantisedNetwork::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(FloatNetwork::dequantise(&quantised))
 }
 
 /// Writes `network` quantised, in the engine's format.

@@ -215,6 +215,30 @@ impl FloatNetwork {
         }
     }
 
+    /// The float network `quantised` stands for: each value divided by
+    /// its tensor's factor, so that quantising it gives `quantised` back.
+    /// A shipped network is a starting point for training on (`--init`).
+    pub fn dequantise(quantised: &QuantisedNetwork) -> FloatNetwork {
+        let mut network = FloatNetwork::zeros();
+        let sources = [
+            quantised.feature_weights.as_slice(),
+            &quantised.feature_bias,
+            &quantised.output_weights,
+            std::slice::from_ref(&quantised.output_bias),
+        ];
+        for ((tensor, source), factor) in network
+            .tensors_mut()
+            .into_iter()
+            .zip(sources)
+            .zip(QUANTISATION)
+        {
+            for (value, &stored) in tensor.iter_mut().zip(source) {
+                *value = f32::from(stored) / factor as f32;
+            }
+        }
+        network
+    }
+
     fn accumulate(&self, features: &[u16]) -> [f32; HIDDEN] {
         let mut accumulator = self.feature_bias;
         for &feature in features {
@@ -352,6 +376,19 @@ mod tests {
         let largest = quantised.output_weights.iter().map(|w| w.abs()).max();
         assert_eq!(largest, Some(MAX_OUTPUT_WEIGHT));
         assert!(Network::from_bytes(&quantised.to_bytes()).is_ok());
+    }
+
+    #[test]
+    fn a_dequantised_network_quantises_back_to_the_same_weights() {
+        let float = on_the_quantisation_grid(&realistic_network(5));
+        let quantised = float.quantise();
+        let restored = FloatNetwork::dequantise(&quantised);
+        assert_eq!(restored.quantise(), quantised);
+        for (ours, theirs) in restored.tensors().into_iter().zip(float.tensors()) {
+            for (a, b) in ours.iter().zip(theirs) {
+                assert!((a - b).abs() <= 1e-6, "{a} vs {b}");
+            }
+        }
     }
 
     #[test]
