@@ -82,9 +82,7 @@ impl QuantisedNetwork {
         }
         bytes
     }
-}
 
-impl QuantisedNetwork {
     /// Reads a network file, saying what is wrong with one that does not
     /// fit: the engine loads its networks this way, and the trainer starts
     /// from a shipped one this way (`trainer --init`).
