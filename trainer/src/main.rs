@@ -138,10 +138,10 @@ fn run(cli: Cli) -> Result<(), String> {
         return Err("no training positions".to_string());
     }
 
-    let resumed = match (&cli.resume, &cli.init) {
-        (Some(path), _) => Checkpoint::load(path).map_err(|e| e.to_string())?,
-        (None, init) => Checkpoint {
-            network: match init {
+    let resumed = match &cli.resume {
+        Some(path) => Checkpoint::load(path).map_err(|e| e.to_string())?,
+        None => Checkpoint {
+            network: match &cli.init {
                 Some(path) => load_network(path)?,
                 None => FloatNetwork::initial(cli.seed),
             },
