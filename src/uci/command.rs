@@ -6,6 +6,11 @@
 //! a command whose arguments make no sense, is an error the engine reports
 //! as `info string error: …`. A `go` is never rejected (the GUI waits for its
 //! `bestmove`): a bad argument is reported in [`Go::errors`] and skipped.
+//! A number out of range saturates and a decimal is cut to its integer
+//! part (`go depth 99999999999` is as deep as can be, `go movetime 1.5` is
+//! 1 ms), and a `go` left with no limit by its bad arguments searches for
+//! [`FALLBACK_MOVE_TIME`] rather than until a `stop` its sender never
+//! meant to send.
 
 use std::time::Duration;
 
@@ -70,6 +75,26 @@ const GO_KEYWORDS: [&str; 12] = [
     "movetime",
     "infinite",
 ];
+
+/// How long a `go` searches when bad arguments left it no limit (and it
+/// did not ask for `infinite`): short, since its clock is unknown.
+pub const FALLBACK_MOVE_TIME: Duration = Duration::from_millis(100);
+
+/// An integer type a `go` limit is read into, with its range.
+trait LimitInteger: TryFrom<i128> {
+    const MIN: i128;
+    const MAX: i128;
+}
+
+macro_rules! limit_integer {
+    ($($integer:ty),*) => {
+        $(impl LimitInteger for $integer {
+            const MIN: i128 = <$integer>::MIN as i128;
+            const MAX: i128 = <$integer>::MAX as i128;
+        })*
+    };
+}
+limit_integer!(i32, i64, u32, u64);
 
 /// Parses a line; `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Command>, String> {
@@ -148,9 +173,26 @@ fn parse_position(args: &[&str]) -> Result<Command, String> {
     })
 }
 
+/// A `go` limit: an integer, or a decimal cut to its integer part (as
+/// Stockfish's integer reads do), saturated into `T`'s range.
+fn parse_limit<T: LimitInteger>(text: &str, what: &str) -> Result<T, String> {
+    let error = || format!("{what} expects a number, got '{text}'");
+    let value = match text.parse::<i128>() {
+        Ok(value) => value,
+        // `as` saturates, and every finite decimal has an integer part.
+        Err(_) => match text.parse::<f64>() {
+            Ok(decimal) if decimal.is_finite() => decimal.trunc() as i128,
+            _ => return Err(error()),
+        },
+    };
+    T::try_from(value.clamp(T::MIN, T::MAX))
+        .ok()
+        .ok_or_else(error)
+}
+
 /// A clock value in milliseconds; GUIs send negative times when late.
 fn parse_millis(text: &str, what: &str) -> Result<Duration, String> {
-    let millis: i64 = parse_number(text, what)?;
+    let millis: i64 = parse_limit(text, what)?;
     Ok(Duration::from_millis(millis.max(0) as u64))
 }
 
@@ -190,6 +232,13 @@ fn parse_go(args: &[&str]) -> Result<Command, String> {
                 .push(format!("go: unknown argument '{other}' ignored")),
         }
     }
+    if !go.errors.is_empty() && !go.limits.infinite && go.limits.is_unbounded() {
+        go.limits.move_time = Some(FALLBACK_MOVE_TIME);
+        go.errors.push(format!(
+            "go: no valid limit left, searching {} ms",
+            FALLBACK_MOVE_TIME.as_millis()
+        ));
+    }
     Ok(Command::Go(go))
 }
 
@@ -201,10 +250,10 @@ fn set_limit(limits: &mut Limits, keyword: &str, value: &str) -> Result<(), Stri
         "winc" => limits.white_increment = Some(parse_millis(value, keyword)?),
         "binc" => limits.black_increment = Some(parse_millis(value, keyword)?),
         "movetime" => limits.move_time = Some(parse_millis(value, keyword)?),
-        "movestogo" => limits.moves_to_go = Some(parse_number(value, keyword)?),
-        "depth" => limits.depth = Some(parse_number(value, keyword)?),
-        "nodes" => limits.nodes = Some(parse_number(value, keyword)?),
-        "mate" => limits.mate = Some(parse_number(value, keyword)?),
+        "movestogo" => limits.moves_to_go = Some(parse_limit(value, keyword)?),
+        "depth" => limits.depth = Some(parse_limit(value, keyword)?),
+        "nodes" => limits.nodes = Some(parse_limit(value, keyword)?),
+        "mate" => limits.mate = Some(parse_limit(value, keyword)?),
         _ => return Err(format!("go {keyword} takes no value")),
     }
     Ok(())
@@ -295,5 +344,58 @@ mod tests {
         assert_eq!(go.errors.len(), 3, "{:?}", go.errors);
         assert_eq!(go.limits.move_time, Some(Duration::from_millis(5)));
         assert_eq!(parsed("go perft 3"), Command::Perft { depth: 3 });
+    }
+
+    fn go(line: &str) -> Go {
+        let Command::Go(go) = parsed(line) else {
+            panic!("not a go")
+        };
+        go
+    }
+
+    #[test]
+    fn go_limits_out_of_range_saturate_and_decimals_are_cut() {
+        let huge = go("go depth 99999999999 nodes 1e40 movestogo -3 wtime 99999999999999999999999");
+        assert!(huge.errors.is_empty(), "{:?}", huge.errors);
+        let limits = &huge.limits;
+        assert_eq!(
+            (limits.depth, limits.nodes, limits.moves_to_go),
+            (Some(i32::MAX), Some(u64::MAX), Some(0))
+        );
+        assert_eq!(
+            limits.white_time,
+            Some(Duration::from_millis(i64::MAX as u64))
+        );
+        let decimal = go("go movetime 1.9 depth -2.5");
+        assert_eq!(decimal.limits.move_time, Some(Duration::from_millis(1)));
+        assert_eq!(decimal.limits.depth, Some(-2));
+        for not_a_number in ["NaN", "inf", "1e400", "0x10"] {
+            let line = format!("go movetime {not_a_number}");
+            assert_eq!(
+                go(&line).limits.move_time,
+                Some(FALLBACK_MOVE_TIME),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_go_whose_bad_arguments_leave_no_limit_gets_a_short_move_time() {
+        for line in [
+            "go movetime abc",
+            "go wtime x btime y",
+            "go frobnicate",
+            "go ponder depth",
+        ] {
+            let go = go(line);
+            assert_eq!(go.limits.move_time, Some(FALLBACK_MOVE_TIME), "{line}");
+            assert!(go.errors.len() >= 2, "{line}: {:?}", go.errors);
+        }
+        // Asked for: no limit, and no fallback.
+        for line in ["go", "go infinite movetime abc", "go searchmoves e2e4"] {
+            assert_eq!(go(line).limits.move_time, None, "{line}");
+        }
+        // A valid limit survived.
+        assert_eq!(go("go depth 3 movetime abc").limits.move_time, None);
     }
 }

@@ -1,6 +1,8 @@
 //! Bad input: malformed FENs, illegal moves, unknown commands, bad arguments,
 //! long lines and invalid UTF-8 are answered with `info string error` and
-//! change nothing.
+//! change nothing, with one exception that follows Stockfish: an illegal
+//! move in `position … moves` sets the position reached by the moves before
+//! it (and says so).
 
 use super::*;
 
@@ -202,11 +204,17 @@ fn go_with_bad_arguments_still_searches() {
         assert_legal_bestmove(&out, &pos, STD);
     }
 
-    // An unknown argument with no limit at all searches until stop.
-    engine.send("go fishing");
-    let out = engine.collect_for(QUIET);
-    assert!(!errors(&out).is_empty(), "{out:#?}");
-    assert_no_bestmove(&out, "before stop");
+    // Bad arguments that leave no limit at all: a short search that ends
+    // by itself, not one that waits for a `stop` the GUI will not send.
+    for limits in ["fishing", "movetime 1,5", "wtime abc btime abc"] {
+        engine.send(&format!("go {limits}"));
+        let out = engine.wait_for("bestmove", PROMPT);
+        assert!(!errors(&out).is_empty(), "{out:#?}");
+        assert_legal_bestmove(&out, &pos, STD);
+    }
+    // A plain `go` asks for no limit: it searches until stop.
+    engine.send("go");
+    assert_no_bestmove(&engine.collect_for(QUIET), "before stop in a plain go");
     engine.send("stop");
     let out = engine.wait_for("bestmove", PROMPT);
     assert_legal_bestmove(&out, &pos, STD);
