@@ -1,6 +1,7 @@
 //! When a search thread must unwind: `stop` (or `quit`, end of input, a
 //! helper seeing the leader done), the hard time limit, or the node limit
-//! (neither limit while pondering).
+//! (neither limit while pondering, nor in `go infinite`, which searches
+//! until `stop` whatever limits come with it).
 //!
 //! The check is cheap enough for every node: the shared flag and the clock
 //! are read only every [`STOP_CHECK_INTERVAL`] nodes, the node limit (main
@@ -40,6 +41,7 @@ impl Searcher {
         // Like the clock, the node limit waits for `ponderhit`: a ponder
         // search ends only on `ponderhit` or `stop`.
         if self.is_main()
+            && !job.limits.infinite
             && job
                 .limits
                 .nodes

@@ -61,8 +61,11 @@ pub struct TimeBudget {
 }
 
 /// The budget for `limits` with `turn` to move, or `None` for a search with
-/// no time limit.
+/// no time limit (`go infinite` has none, whatever clocks come with it).
 pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<TimeBudget> {
+    if limits.infinite {
+        return None;
+    }
     if let Some(move_time) = limits.move_time {
         let margin = move_overhead.min(MOVETIME_MARGIN);
         let time = move_time.saturating_sub(margin).max(MIN_BUDGET);

@@ -110,6 +110,20 @@ fn isready_while_infinite_search_then_stop() {
     assert_eq!(command(&mut engine, "stop"), vec!["readyok".to_string()]);
 }
 
+#[test]
+fn go_infinite_ignores_clocks_and_node_limits_until_stop() {
+    let mut engine = engine();
+    engine.send("position startpos");
+    for limits in ["nodes 1000", "movetime 20", "wtime 50 btime 50"] {
+        engine.send(&format!("go infinite {limits}"));
+        let mut all =
+            assert_searching_and_responsive(&mut engine, &format!("in go infinite {limits}"));
+        engine.send("stop");
+        all.extend(engine.wait_for("bestmove", PROMPT));
+        assert_legal_bestmove(&all, &Chess::default(), STD);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Pondering.
 
