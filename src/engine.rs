@@ -9,6 +9,7 @@
 //! the last valid position and options stay.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crossbeam::channel::Receiver;
 use shakmaty::fen::Fen;
@@ -355,6 +356,7 @@ impl Engine {
     }
 
     fn go(&mut self, go: Go) {
+        let started = Instant::now();
         self.stop_search();
         for error in &go.errors {
             output::error(error);
@@ -410,6 +412,7 @@ impl Engine {
                 material: wdl::material(pos),
             }),
             tablebase,
+            started,
         });
         job.control.add_tb_hits(0, root_tb_hits);
         let job = Arc::new(job);

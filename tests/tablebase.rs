@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Instant;
 
 use rookery::board::Board;
 use rookery::engine::parse_fen;
@@ -74,6 +75,7 @@ fn search(
         threads: 1,
         reporter: Arc::new(Silent),
         tablebase,
+        started: Instant::now(),
     });
     job.control.add_tb_hits(0, root_hits);
     let job = Arc::new(job);

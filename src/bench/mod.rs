@@ -70,6 +70,7 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), Strin
             threads: settings.threads,
             reporter: Arc::new(Silent),
             tablebase: None,
+            started: Instant::now(),
         });
         let job = Arc::new(job);
         let start = Instant::now();

@@ -29,11 +29,14 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
-    pub fn new(threads: usize, pondering: bool) -> SearchControl {
+    /// The control block of a search whose clock runs from `started` (when
+    /// its `go` arrived: what happens before the threads start, such as
+    /// ranking the root moves by tablebase, is on the clock too).
+    pub fn new(threads: usize, pondering: bool, started: Instant) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            created: Instant::now(),
+            created: started,
             clock_start_ns: AtomicU64::new(0),
             nodes: counters(threads),
             tb_hits: counters(threads),
@@ -108,7 +111,7 @@ mod tests {
 
     #[test]
     fn ponderhit_starts_the_clock() {
-        let control = SearchControl::new(1, true);
+        let control = SearchControl::new(1, true, Instant::now());
         std::thread::sleep(WAIT);
         control.ponder_hit();
         assert!(!control.is_pondering());
@@ -117,15 +120,21 @@ mod tests {
 
     #[test]
     fn ponderhit_outside_ponder_mode_keeps_the_clock() {
-        let control = SearchControl::new(1, false);
+        let control = SearchControl::new(1, false, Instant::now());
         std::thread::sleep(WAIT);
         control.ponder_hit();
         assert!(control.elapsed() >= WAIT);
     }
 
     #[test]
+    fn the_clock_runs_from_when_the_go_arrived() {
+        let control = SearchControl::new(1, false, Instant::now() - WAIT);
+        assert!(control.elapsed() >= WAIT);
+    }
+
+    #[test]
     fn node_counts_add_up_over_threads() {
-        let control = SearchControl::new(3, false);
+        let control = SearchControl::new(3, false, Instant::now());
         control.set_nodes(0, 5);
         control.set_nodes(2, 7);
         assert_eq!(control.total_nodes(), 12);
@@ -134,7 +143,7 @@ mod tests {
 
     #[test]
     fn tablebase_hits_add_up_over_threads() {
-        let control = SearchControl::new(2, false);
+        let control = SearchControl::new(2, false, Instant::now());
         control.add_tb_hits(0, 3);
         control.add_tb_hits(1, 1);
         control.add_tb_hits(1, 1);

@@ -46,6 +46,7 @@ mod tbprobe;
 mod time;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crossbeam::channel::{Receiver, Sender};
 use shakmaty::Move;
@@ -135,6 +136,8 @@ pub struct JobSpec {
     pub threads: usize,
     pub reporter: Arc<dyn Reporter>,
     pub tablebase: Option<TbConfig>,
+    /// When the `go` arrived: the clock and the reported times run from here.
+    pub started: Instant,
 }
 
 impl SearchJob {
@@ -156,7 +159,7 @@ impl SearchJob {
     /// thread is idle.
     pub fn new(spec: JobSpec) -> (SearchJob, Receiver<Option<ThreadResult>>) {
         let (finished, done) = crossbeam::channel::bounded(1);
-        let control = SearchControl::new(spec.threads, spec.limits.ponder);
+        let control = SearchControl::new(spec.threads, spec.limits.ponder, spec.started);
         let job = SearchJob {
             root: spec.root,
             game_keys: spec.game_keys,

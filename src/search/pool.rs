@@ -193,6 +193,7 @@ mod tests {
     use crate::board::Board;
     use crate::search::{JobSpec, Limits, Silent};
     use crate::tt::TranspositionTable;
+    use std::time::Instant;
 
     /// A silent search of the start position to `depth`.
     fn startpos_job(depth: i32, threads: usize) -> (SearchJob, Receiver<Option<ThreadResult>>) {
@@ -208,6 +209,7 @@ mod tests {
             threads,
             reporter: Arc::new(Silent),
             tablebase: None,
+            started: Instant::now(),
         })
     }
 

@@ -7,7 +7,7 @@
 //! a depth or node limit, so results are deterministic.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
@@ -48,6 +48,7 @@ fn job(root: Board, game_keys: Vec<u64>, limits: Limits, multipv: usize) -> Sear
         threads: 1,
         reporter: Arc::new(Silent),
         tablebase: None,
+        started: Instant::now(),
     })
     .0
 }

@@ -217,6 +217,7 @@ impl Player {
             threads: 1,
             reporter: Arc::new(Silent),
             tablebase: None,
+            started: Instant::now(),
         });
         self.pool.start(Arc::new(job));
         finished.recv().ok().flatten()
