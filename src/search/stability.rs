@@ -98,9 +98,10 @@ impl Stability {
     }
 
     /// `soft` scaled by how the search has gone so far; `soft` itself before
-    /// the first completed iteration.
+    /// the first completed iteration. Saturates: a clock of billions of
+    /// years (`go wtime 99999999999999999999`) must not overflow.
     pub fn scale(&self, soft: Duration) -> Duration {
-        soft * self.factor as u32 / PER_MILLE as u32
+        soft.saturating_mul(self.factor as u32) / PER_MILLE as u32
     }
 }
 
@@ -198,6 +199,15 @@ mod tests {
         // One stable iteration: 1200 per mille, times 1500 or 850.
         assert_eq!(dropped.scale(SOFT), Duration::from_millis(1800));
         assert_eq!(risen.scale(SOFT), Duration::from_millis(1020));
+    }
+
+    #[test]
+    fn an_absurd_soft_limit_saturates_instead_of_overflowing() {
+        let (first, second) = moves();
+        let mut stability = settled(first, 30, 20);
+        stability.update(second, -100, 0);
+        let soft = Duration::from_millis(i64::MAX as u64);
+        assert!(stability.scale(soft) >= soft);
     }
 
     #[test]
