@@ -3,15 +3,28 @@
 //! goes through `log` to stderr.
 //!
 //! A write that fails means the GUI is gone (closed pipe): the engine exits
-//! instead of searching on for nobody.
+//! instead of searching on for nobody. A line break inside the text (a
+//! panic's message, say) becomes a space, so each call is exactly one line.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 /// Exit status when stdout is closed under the engine.
 const CLOSED_STDOUT_EXIT_CODE: i32 = 1;
 
-/// Writes `line` and a newline to stdout and flushes.
+/// `text` with every line break turned into a space.
+fn one_line(text: &str) -> Cow<'_, str> {
+    const LINE_BREAKS: [char; 2] = ['\n', '\r'];
+    if text.contains(LINE_BREAKS) {
+        Cow::Owned(text.replace(LINE_BREAKS, " "))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Writes `line` (made one line) and a newline to stdout and flushes.
 pub fn send(line: &str) {
+    let line = one_line(line);
     log::debug!("<< {line}");
     let mut stdout = std::io::stdout().lock();
     let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
@@ -25,4 +38,18 @@ pub fn send(line: &str) {
 pub fn error(message: &str) {
     log::warn!("{message}");
     send(&format!("info string error: {message}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn line_breaks_become_spaces() {
+        assert_eq!(one_line("info string a"), "info string a");
+        assert_eq!(
+            one_line("error: left: 1\nright: 2\r\n"),
+            "error: left: 1 right: 2  "
+        );
+    }
 }
