@@ -10,6 +10,14 @@
 /// constant for deriving independent streams from one seed.
 const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// SplitMix64's finaliser (Stafford's "Mix13"): every input bit moves every
+/// output bit. Also a cheap hash of a 64-bit key.
+pub fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
 
@@ -26,10 +34,7 @@ impl SplitMix64 {
 
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        mix64(self.0)
     }
 
     /// Uniform in `0..bound` (`bound` > 0) by multiply-high (Lemire), with

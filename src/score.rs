@@ -15,8 +15,11 @@
 
 /// Deepest ply the search can reach; bounds the per-ply tables.
 pub const MAX_PLY: usize = 128;
+/// Plies below [`MAX_PLY`] kept free by the deepest iteration, for the
+/// checks and captures its horizon nodes still search.
+const DEPTH_HEADROOM: i32 = 8;
 /// The largest depth a `go depth` can ask for (clamped to it).
-pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+pub const MAX_DEPTH: i32 = MAX_PLY as i32 - DEPTH_HEADROOM;
 
 pub const DRAW: i32 = 0;
 pub const MATE: i32 = 32_000;
@@ -26,6 +29,9 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores from this magnitude up to `TB_WIN` are tablebase wins (losses).
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// The largest static evaluation, raw or corrected: just below the
+/// tablebase wins, so that no evaluation passes for one.
+pub const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
 /// Larger than any real score: the initial alpha-beta window.
 pub const INFINITY: i32 = MATE + 1;
 

@@ -10,10 +10,7 @@ use shakmaty::{Color, Piece, Square};
 
 use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
 use crate::board::PieceChanges;
-use crate::score::TB_WIN_BOUND;
-
-/// The largest evaluation, just below the tablebase wins.
-const MAX_EVAL: i64 = TB_WIN_BOUND as i64 - 1;
+use crate::score::MAX_EVAL;
 
 /// The first layer's output seen from White and from Black.
 #[derive(Clone, PartialEq, Eq)]
@@ -114,7 +111,7 @@ impl Accumulator {
         let centipawns = output * i64::from(SCALE) / i64::from(QA * QB);
         // An extreme network or position must not pass for a tablebase
         // win or a mate.
-        centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
+        centipawns.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
 }
 

@@ -15,7 +15,8 @@
 use shakmaty::{Color, Position};
 
 use crate::board::Board;
-use crate::score::MATE_BOUND;
+use crate::rng::mix64;
+use crate::score::MAX_EVAL;
 
 /// Entries per side to move; a power of two, so the index is a mask.
 const ENTRIES: usize = 1 << 14;
@@ -44,10 +45,10 @@ impl Default for CorrectionHistory {
 
 impl CorrectionHistory {
     /// `raw_eval` of `board` corrected by what searches have learnt of its
-    /// pawn structure, kept clear of mate scores.
+    /// pawn structure, kept clear of tablebase and mate scores.
     pub fn correct(&self, board: &Board, raw_eval: i32) -> i32 {
         let correction = i32::from(*self.entry(board)) / GRAIN;
-        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw_eval + correction).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// Learns from a node searched to `depth` whose raw static evaluation
@@ -78,14 +79,7 @@ fn index(board: &Board) -> usize {
     let pawns = pieces.pawns();
     let white = (pawns & pieces.by_color(Color::White)).0;
     let black = (pawns & pieces.by_color(Color::Black)).0;
-    (mix(white ^ mix(black)) as usize) & (ENTRIES - 1)
-}
-
-/// SplitMix64's finaliser: every input bit moves every output bit.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+    (mix64(white ^ mix64(black)) as usize) & (ENTRIES - 1)
 }
 
 #[cfg(test)]
@@ -121,6 +115,9 @@ mod tests {
             (MAX_CORRECTION_CP - 1..=MAX_CORRECTION_CP).contains(&saturated),
             "{saturated}"
         );
+        // An evaluation at the top of its range is not lifted into the
+        // tablebase wins.
+        assert_eq!(history.correct(&b, MAX_EVAL), MAX_EVAL);
     }
 
     #[test]
