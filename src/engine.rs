@@ -6,7 +6,9 @@
 //! running search except where they must (a new `go`, `ucinewgame`, `quit`,
 //! end of input): `isready`, `stop` and `ponderhit` are answered at once.
 //! Bad input is answered with `info string error: …` and changes nothing;
-//! the last valid position and options stay.
+//! the last valid position and options stay. The one exception follows
+//! Stockfish: `position … moves` with an illegal move sets the position
+//! after the legal moves before it, and the error says so.
 
 use std::sync::Arc;
 use std::time::Instant;

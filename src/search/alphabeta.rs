@@ -5,8 +5,9 @@
 //!    repetition one ply deep is a draw and not a static evaluation), then
 //!    at the horizon [`quiescence`](super::quiescence);
 //! 2. a transposition-table probe: a cutoff in non-PV nodes, else its move
-//!    is tried first; a node with no table move searches one ply shallower
-//!    (internal iterative reduction);
+//!    is tried first; a node at depth 4 or more with no table move searches
+//!    one ply shallower (internal iterative reduction; not in a singular
+//!    test, which skips the probe);
 //! 3. in quiet non-PV positions, static pruning: reverse futility (the
 //!    static evaluation is far above beta) and null move (passing still
 //!    fails high), both less eager when the evaluation is falling;

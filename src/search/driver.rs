@@ -96,8 +96,9 @@ impl Searcher {
 
     /// One iteration: the best `count` root moves at `depth`, each with its
     /// line, best first. When the search is cut off it returns the lines
-    /// completed before the cut, or for a first iteration the best root move
-    /// so far, or `None` when there is nothing worth keeping.
+    /// completed before the cut, or, when cut in line 1, the root move that
+    /// had beaten alpha so far (see the module header), or `None` when there
+    /// is nothing worth keeping.
     fn search_lines(
         &mut self,
         job: &SearchJob,

@@ -7,6 +7,8 @@
 //! * [`stop`]: when a thread must unwind (stop, clock, node limit);
 //! * [`driver`]: iterative deepening, aspiration windows, reporting;
 //! * [`movepick`]: the order in which a node tries its moves;
+//! * [`movekey`]: a move packed in 32 bits, compared cheaply with the
+//!   table move, killers and countermove;
 //! * [`history`]: what a thread learns about moves (killers, histories);
 //! * [`correction`]: what a thread learns about its static evaluation's
 //!   errors by pawn structure;

@@ -1,8 +1,9 @@
 //! How search results are written as UCI lines.
 //!
 //! Scores are from the side to move: `cp N`, or `mate N` counting full moves
-//! (negative when the side to move is mated), then `lowerbound` for a first
-//! iteration cut short (its other root moves are unsearched), then under
+//! (negative when the side to move is mated), then `lowerbound` for an
+//! iteration cut short in its first line after a root move beat alpha (the
+//! root moves after it are unsearched, as the search's driver explains), then under
 //! `UCI_ShowWDL` `wdl W D L`, the per-mille chances of [`crate::wdl`]. A win
 //! the Syzygy tables prove is a `cp` score above 31,700
 //! ([`crate::score::TB_WIN_BOUND`]); `tbhits` counts their probes that
