@@ -12,6 +12,7 @@ use std::time::Instant;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::board::Board;
+use crate::uci::format::nodes_per_second;
 
 /// Leaf nodes of `board` at `depth`.
 pub fn perft(board: &Board, depth: u32) -> u64 {
@@ -50,7 +51,7 @@ pub fn run(
         }
     }
     let elapsed = start.elapsed();
-    let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    let nps = nodes_per_second(total, elapsed);
     report(&format!(
         "time {} ms, {nps} nodes/second",
         elapsed.as_millis()

@@ -175,6 +175,8 @@ const DEPTH_SHIFT: u32 = 48;
 const BOUND_SHIFT: u32 = 56;
 const GENERATION_SHIFT: u32 = 58;
 const GENERATION_COUNT: u8 = 64;
+/// `hashfull`'s unit, as UCI defines it.
+const PER_MILLE: usize = 1000;
 const MAX_STORED_DEPTH: i32 = u8::MAX as i32;
 
 /// A same-key store replaces the old result unless it is this much shallower.
@@ -422,7 +424,7 @@ impl TranspositionTable {
                 data.bound.is_some() && data.generation == generation
             })
             .count();
-        used * 1000 / (sample.len() * ENTRIES_PER_CLUSTER)
+        used * PER_MILLE / (sample.len() * ENTRIES_PER_CLUSTER)
     }
 }
 

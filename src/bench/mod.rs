@@ -23,6 +23,7 @@ use crate::board::Board;
 use crate::engine::parse_fen;
 use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool};
 use crate::tt::TranspositionTable;
+use crate::uci::format::nodes_per_second;
 
 pub const DEFAULT_DEPTH: i32 = 11;
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -89,7 +90,9 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), Strin
             time.as_millis()
         ));
     }
-    let millis = elapsed.as_millis().max(1) as u64;
-    report(&format!("{nodes} nodes {} nps", nodes * 1000 / millis));
+    report(&format!(
+        "{nodes} nodes {} nps",
+        nodes_per_second(nodes, elapsed)
+    ));
     Ok(())
 }

@@ -223,7 +223,10 @@ impl Player {
         finished.recv().ok().flatten()
     }
 
-    /// Plays one game, or `None` when the random opening is unfit.
+    /// Plays one game, or `None` when the random opening is unfit, or when
+    /// a search finished no iteration (a node limit too small: the game is
+    /// dropped and counted with the unfit openings, whose run of failures
+    /// then says so).
     fn play_game(&mut self, rng: &mut SplitMix64) -> Option<GameRecord> {
         let start = random_opening(rng)?;
         self.tt.clear();

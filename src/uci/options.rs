@@ -13,7 +13,9 @@
 use std::time::Duration;
 
 /// Largest `Hash` in MB (1 TiB); allocation may still fail below it, which
-/// is reported and keeps the old table.
+/// is reported and keeps the old table. While a new size is allocated the
+/// old table still exists, so a size near the machine's memory is best set
+/// at start-up (`engine.toml`, `--config`), when the old table is small.
 pub const MAX_HASH_MB: i64 = 1 << 20;
 /// Smallest `Hash` in MB: also the size the engine falls back to when the
 /// configured one cannot be allocated at start-up.
