@@ -5,6 +5,9 @@
 //! Every UCI command lands in [`Engine::handle`]. Commands never block on a
 //! running search except where they must (a new `go`, `ucinewgame`, `quit`,
 //! end of input): `isready`, `stop` and `ponderhit` are answered at once.
+//! The non-standard debugging commands (`bench`, `go perft`, `d`, `eval`)
+//! run on the protocol thread itself: the next command is read when they
+//! are done, and a long `go perft` cannot be stopped.
 //! Bad input is answered with `info string error: …` and changes nothing;
 //! the last valid position and options stay. The one exception follows
 //! Stockfish: `position … moves` with an illegal move sets the position

@@ -48,8 +48,10 @@ fn tame(command: Command) -> Option<Command> {
         }),
         Command::SetOption { name, value } => {
             let capped = |limit: i64| {
-                value.as_deref().map(|v| match v.trim().parse::<i64>() {
-                    Ok(n) => n.min(limit).to_string(),
+                // i128: a value beyond i64 (which the engine clamps to
+                // its maximum) is capped too.
+                value.as_deref().map(|v| match v.trim().parse::<i128>() {
+                    Ok(n) => n.min(i128::from(limit)).to_string(),
                     Err(_) => v.to_string(),
                 })
             };
