@@ -123,6 +123,9 @@ pub struct SearchJob {
     /// Tests only: (depth, line index) at whose start the search is stopped.
     #[cfg(test)]
     inject_stop: Option<(i32, usize)>,
+    /// Tests only: the leader panics while concluding, before `bestmove`.
+    #[cfg(test)]
+    inject_finish_panic: bool,
 }
 
 /// What the caller decides about a search; [`SearchJob::new`] adds the
@@ -179,6 +182,8 @@ impl SearchJob {
             inject_panic: None,
             #[cfg(test)]
             inject_stop: None,
+            #[cfg(test)]
+            inject_finish_panic: false,
         };
         (job, done)
     }

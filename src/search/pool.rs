@@ -13,7 +13,9 @@
 //! `ponderhit` lets it) it stops the helpers, gathers their last results,
 //! picks the deepest ([`ThreadResult::rank`]), and prints exactly one
 //! `bestmove`. A panic in any thread is caught: the thread starts afresh
-//! and the result comes from the others, or from the first legal move.
+//! and the result comes from the others, or from the first legal move. A
+//! panic while the leader concludes is caught too, so that a `bestmove` is
+//! still printed (once) and `stop`/`quit` are not left waiting.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -133,10 +135,32 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
-/// The leader's end of a search: in `go infinite` and ponder mode wait for
-/// `stop` or `ponderhit`, then stop and gather the helpers, print the
-/// `bestmove`, and send the chosen result on `finished`.
+/// The leader's end of a search: [`conclude`], and should that panic, the
+/// first legal move as the `bestmove` if none was printed yet, and `None`
+/// on `finished` so that whoever waits for the search goes on.
 fn finish(job: &SearchJob, own: Option<ThreadResult>) {
+    let mut answered = false;
+    let concluded = catch_unwind(AssertUnwindSafe(|| conclude(job, own, &mut answered)));
+    if let Err(payload) = concluded {
+        let message = panic_message(payload.as_ref());
+        job.reporter.error(&format!(
+            "search leader panicked while concluding: {message}"
+        ));
+        job.control.stop();
+        if !answered {
+            job.reporter
+                .best_move(job.root_moves.first().copied(), None);
+        }
+        if job.finished.send(None).is_err() {
+            log::debug!("nobody waits for the search to finish");
+        }
+    }
+}
+
+/// In `go infinite` and ponder mode wait for `stop` or `ponderhit`, then
+/// stop and gather the helpers, print the `bestmove` (and set `answered`),
+/// and send the chosen result on `finished`.
+fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
     let control = &job.control;
     while (job.limits.infinite || control.is_pondering()) && !control.is_stopped() {
         std::thread::sleep(WAIT_POLL_INTERVAL);
@@ -155,7 +179,12 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
         job.reporter.iteration(&job.iteration(chosen, 1));
     }
     let (best, ponder) = best_and_ponder(job, chosen.as_ref());
+    #[cfg(test)]
+    if job.inject_finish_panic {
+        panic!("injected fault while concluding");
+    }
     job.reporter.best_move(best, ponder);
+    *answered = true;
     if job.finished.send(chosen).is_err() {
         log::debug!("nobody waits for the search to finish");
     }
@@ -249,6 +278,35 @@ mod tests {
         let (chosen, best) = search_with_fault(2, 1);
         assert!(chosen.is_some_and(|r| r.depth >= 6));
         assert_legal(best);
+    }
+
+    /// Records the moves a search reports as its `bestmove`.
+    #[derive(Default)]
+    struct BestMoves(std::sync::Mutex<Vec<Option<Move>>>);
+
+    impl crate::search::Reporter for BestMoves {
+        fn iteration(&self, _: &crate::search::Iteration) {}
+        fn best_move(&self, best: Option<Move>, _: Option<Move>) {
+            self.0.lock().unwrap().push(best);
+        }
+        fn error(&self, _: &str) {}
+    }
+
+    #[test]
+    fn a_panic_while_concluding_still_answers_once_and_finishes() {
+        for threads in [1, 2] {
+            let pool = ThreadPool::new(threads).unwrap();
+            let reporter = Arc::new(BestMoves::default());
+            let (mut job, finished) = startpos_job(3, threads);
+            job.reporter = reporter.clone();
+            job.inject_finish_panic = true;
+            pool.start(Arc::new(job));
+            let chosen = finished.recv().expect("finished is sent despite the panic");
+            assert!(chosen.is_none());
+            let answers = reporter.0.lock().unwrap().clone();
+            assert_eq!(answers.len(), 1, "{answers:?}");
+            assert_legal(answers[0]);
+        }
     }
 
     #[test]
