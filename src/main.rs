@@ -9,7 +9,7 @@ use shakmaty::{CastlingMode, Chess};
 
 use rookery::config::Config;
 use rookery::engine::{Engine, parse_fen};
-use rookery::selfplay::record::GameRecord;
+use rookery::selfplay::record::GameReader;
 use rookery::{bench, perft, selfplay, uci};
 
 /// Rookery, a UCI chess engine. Without a subcommand it speaks UCI on
@@ -189,8 +189,8 @@ fn write_text(files: &[PathBuf]) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for path in files {
-        let mut input = std::io::BufReader::new(std::fs::File::open(path)?);
-        while let Some(game) = GameRecord::read_from(&mut input)? {
+        let mut games = GameReader::new(std::io::BufReader::new(std::fs::File::open(path)?))?;
+        while let Some(game) = games.next_game()? {
             for position in game.training_positions() {
                 writeln!(out, "{}", position.to_text())?;
             }

@@ -176,8 +176,9 @@ impl Searcher {
     }
 
     /// Whether the main thread should stop after this iteration: a mate
-    /// limit met, a forced single reply on the clock, or the soft time
-    /// limit, scaled by the search's stability, passed. `go movetime`
+    /// limit met, the soft node limit reached, a forced single reply on the
+    /// clock, or the soft time limit, scaled by the search's stability,
+    /// passed. `go movetime`
     /// searches a single root move for its whole time, as asked (analysis
     /// of one move with `searchmoves`).
     fn iteration_ends_search(&self, job: &SearchJob, result: &ThreadResult) -> bool {
@@ -185,6 +186,13 @@ impl Searcher {
             && is_mate(result.score)
             && result.score > 0
             && mate_moves(result.score) <= mate as i32
+        {
+            return true;
+        }
+        if job
+            .limits
+            .soft_nodes
+            .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
         {
             return true;
         }

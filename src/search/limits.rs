@@ -15,7 +15,13 @@ pub struct Limits {
     pub black_increment: Option<Duration>,
     pub moves_to_go: Option<u32>,
     pub depth: Option<i32>,
+    /// Hard node limit: the search unwinds as soon as it is reached, even
+    /// inside an iteration.
     pub nodes: Option<u64>,
+    /// Soft node limit: no new iteration starts once this many nodes are
+    /// searched (not a UCI limit: self-play uses it so that every move is
+    /// scored by a completed iteration, with `nodes` as a far cap).
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in this many moves (or fewer) is found.
     pub mate: Option<u32>,
     pub move_time: Option<Duration>,
@@ -29,6 +35,7 @@ impl Limits {
         self.infinite
             || (self.depth.is_none()
                 && self.nodes.is_none()
+                && self.soft_nodes.is_none()
                 && self.mate.is_none()
                 && self.move_time.is_none()
                 && self.white_time.is_none()

@@ -114,6 +114,20 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
 }
 
 #[test]
+fn a_soft_node_limit_ends_the_search_only_between_iterations() {
+    // Depth 1 takes n nodes; a soft limit of n + 1 lets depth 2 start and
+    // finish, and stops the search there, with a completed iteration.
+    let depth_one = job_from(EIGHTEEN_ROOKS, Limits::depth(1));
+    search(&depth_one).unwrap();
+    let limits = Limits {
+        soft_nodes: Some(depth_one.control.total_nodes() + 1),
+        ..Limits::default()
+    };
+    let result = search(&job_from(EIGHTEEN_ROOKS, limits)).unwrap();
+    assert_eq!((result.depth, result.complete), (2, true), "{result:?}");
+}
+
+#[test]
 fn go_movetime_searches_a_single_root_move_for_its_time() {
     // `go movetime 60000 searchmoves e2e4 nodes 20000`: one root move, but
     // a fixed move time is the time asked for (a clock would answer at

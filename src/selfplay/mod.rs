@@ -4,7 +4,11 @@
 //! Every worker thread plays games on its own: a few random legal plies
 //! from the starting position (so no two games are alike), then a
 //! node-limited search for every move, with its own single-thread search
-//! pool and table. Openings the first search already judges lost for one
+//! pool and table. The node limit is soft: no iteration starts past it, so
+//! the score of a move comes from a completed iteration (a score cut
+//! inside one is only a bound). A hard cap of [`HARD_NODES_FACTOR`] times
+//! the limit bounds the rare iteration that runs long; a move it cuts is
+//! played but recorded without a score. Openings the first search already judges lost for one
 //! side are dropped. Games end by the rules (mate, stalemate, repetition,
 //! fifty moves, insufficient material) or by adjudication: a win once the
 //! score has stayed decisive for a few plies, a draw once it has stayed
@@ -17,7 +21,7 @@
 
 pub mod record;
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -30,8 +34,10 @@ use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::rng::SplitMix64;
 use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
-use record::{GameRecord, GameResult, Ply};
+use record::{GameRecord, GameResult, Ply, open_for_append};
 
+/// The hard node cap of a move's search, in soft node limits.
+const HARD_NODES_FACTOR: u64 = 8;
 /// Random plies before the search takes over: this or one more.
 const RANDOM_PLIES: usize = 8;
 /// Openings whose first search is beyond this (cp) are dropped.
@@ -65,7 +71,8 @@ const FINISHED_POLL_INTERVAL: Duration = Duration::from_millis(100);
 pub struct Settings {
     pub output: PathBuf,
     pub threads: usize,
-    /// Node limit of each move's search.
+    /// Soft node limit of each move's search (no iteration starts past
+    /// it).
     pub nodes: u64,
     /// Stop after this many games (all threads together; the games in
     /// progress then still finish and are kept) ...
@@ -80,6 +87,10 @@ pub struct Settings {
 struct Progress {
     games: AtomicU64,
     plies: AtomicU64,
+    /// Nodes searched for the recorded plies (all of a game's searches).
+    nodes: AtomicU64,
+    /// Plies recorded without a score (cut by the hard node cap).
+    unscored: AtomicU64,
     white_wins: AtomicU64,
     draws: AtomicU64,
     black_wins: AtomicU64,
@@ -90,10 +101,13 @@ impl Progress {
     fn line(&self, elapsed: Duration) -> String {
         let plies = self.plies.load(Ordering::Relaxed);
         format!(
-            "datagen: {} games, {} positions, {:.0} positions/s, W/D/L {}/{}/{}",
+            "datagen: {} games, {} positions ({} unscored), {:.0} positions/s, \
+             {:.0} nodes/move, W/D/L {}/{}/{}",
             self.games.load(Ordering::Relaxed),
             plies,
+            self.unscored.load(Ordering::Relaxed),
             plies as f64 / elapsed.as_secs_f64().max(1e-3),
+            self.nodes.load(Ordering::Relaxed) as f64 / plies.max(1) as f64,
             self.white_wins.load(Ordering::Relaxed),
             self.draws.load(Ordering::Relaxed),
             self.black_wins.load(Ordering::Relaxed),
@@ -103,10 +117,7 @@ impl Progress {
 
 /// Runs the generator until its game or position count is reached.
 pub fn run(settings: &Settings) -> io::Result<()> {
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&settings.output)?;
+    let file = open_for_append(&settings.output)?;
     let output = Arc::new(Mutex::new(file));
     let progress = Arc::new(Progress::default());
     let start = Instant::now();
@@ -147,7 +158,7 @@ fn worker(
     let mut rng = SplitMix64::stream(settings.seed, id);
     let mut unfit_in_a_row = 0;
     while !progress.done.load(Ordering::Relaxed) {
-        let Some(game) = player.play_game(&mut rng) else {
+        let Some((game, nodes)) = player.play_game(&mut rng) else {
             unfit_in_a_row += 1;
             if unfit_in_a_row >= MAX_UNFIT_OPENINGS {
                 progress.done.store(true, Ordering::Relaxed);
@@ -169,6 +180,11 @@ fn worker(
             .plies
             .fetch_add(game.plies.len() as u64, Ordering::Relaxed)
             + game.plies.len() as u64;
+        progress.nodes.fetch_add(nodes, Ordering::Relaxed);
+        let unscored = game.plies.iter().filter(|p| p.white_score.is_none()).count();
+        progress
+            .unscored
+            .fetch_add(unscored as u64, Ordering::Relaxed);
         let counter = match game.result {
             GameResult::WhiteWins => &progress.white_wins,
             GameResult::Draw => &progress.draws,
@@ -200,15 +216,17 @@ impl Player {
         })
     }
 
-    /// The search's result for `board` with the game's keys so far.
-    fn search(&self, board: &Board, keys: &[u64]) -> Option<ThreadResult> {
+    /// The search's result for `board` with the game's keys so far, and
+    /// the nodes it took.
+    fn search(&self, board: &Board, keys: &[u64]) -> Option<(ThreadResult, u64)> {
         self.tt.new_search();
         let (job, finished) = SearchJob::new(JobSpec {
             root: board.clone(),
             game_keys: keys.to_vec(),
             root_moves: board.pos().legal_moves().into_iter().collect(),
             limits: Limits {
-                nodes: Some(self.nodes),
+                soft_nodes: Some(self.nodes),
+                nodes: Some(self.nodes.saturating_mul(HARD_NODES_FACTOR)),
                 ..Limits::default()
             },
             multipv: 1,
@@ -219,21 +237,24 @@ impl Player {
             tablebase: None,
             started: Instant::now(),
         });
-        self.pool.start(Arc::new(job));
-        finished.recv().ok().flatten()
+        let job = Arc::new(job);
+        self.pool.start(Arc::clone(&job));
+        let found = finished.recv().ok().flatten()?;
+        Some((found, job.control.total_nodes()))
     }
 
-    /// Plays one game, or `None` when the random opening is unfit, or when
-    /// a search finished no iteration (a node limit too small: the game is
-    /// dropped and counted with the unfit openings, whose run of failures
-    /// then says so).
-    fn play_game(&mut self, rng: &mut SplitMix64) -> Option<GameRecord> {
+    /// Plays one game and says how many nodes its searches took, or `None`
+    /// when the random opening is unfit, or when a search finished no
+    /// iteration (a node limit too small: the game is dropped and counted
+    /// with the unfit openings, whose run of failures then says so).
+    fn play_game(&mut self, rng: &mut SplitMix64) -> Option<(GameRecord, u64)> {
         let start = random_opening(rng)?;
         self.tt.clear();
         let mut board = Board::new(start.clone());
         let mut keys = vec![board.key()];
         let mut plies = Vec::new();
         let mut adjudicator = Adjudicator::default();
+        let mut nodes = 0;
         let result = loop {
             if let Some(result) = rules_result(&board, &keys) {
                 break result;
@@ -241,31 +262,46 @@ impl Player {
             if plies.len() >= MAX_GAME_PLIES {
                 break GameResult::Draw;
             }
-            let found = self.search(&board, &keys)?;
-            let white_score = match board.turn() {
-                Color::White => found.score,
-                Color::Black => -found.score,
-            };
-            if plies.is_empty() && white_score.abs() > MAX_OPENING_SCORE {
+            let (found, searched) = self.search(&board, &keys)?;
+            nodes += searched;
+            let ply = recorded_ply(&found, board.turn());
+            let white_score = ply.white_score.map(i32::from);
+            if plies.is_empty() && white_score.is_none_or(|s| s.abs() > MAX_OPENING_SCORE) {
                 return None;
             }
-            let best_move = found.pv[0];
-            plies.push(Ply {
-                best_move,
-                white_score: white_score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
-            });
-            if let Some(result) = adjudicator.record(white_score, plies.len()) {
+            plies.push(ply);
+            if let Some(score) = white_score
+                && let Some(result) = adjudicator.record(score, plies.len())
+            {
                 break result;
             }
-            board = board.play(best_move);
+            board = board.play(ply.best_move);
             keys.push(board.key());
         };
-        Some(GameRecord {
+        let game = GameRecord {
             start,
             plies,
             result,
-        })
+        };
+        Some((game, nodes))
     }
+}
+
+/// The ply a search's result makes: its best move, and its score from
+/// White's view only when the iteration it comes from was completed.
+fn recorded_ply(found: &ThreadResult, turn: Color) -> Ply {
+    let best_move = found.pv[0];
+    if !found.complete {
+        return Ply {
+            best_move,
+            white_score: None,
+        };
+    }
+    let white_score = match turn {
+        Color::White => found.score,
+        Color::Black => -found.score,
+    };
+    Ply::scored(best_move, white_score)
 }
 
 /// A position after `RANDOM_PLIES` or one more random legal moves from the
@@ -363,6 +399,33 @@ mod tests {
     }
 
     #[test]
+    fn a_score_from_a_cut_iteration_is_not_recorded() {
+        let e4 = Board::startpos()
+            .pos()
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == shakmaty::Square::E4)
+            .unwrap();
+        let found = |complete| ThreadResult {
+            depth: 7,
+            seldepth: 9,
+            score: 35,
+            pv: vec![e4],
+            complete,
+        };
+        let cut = recorded_ply(&found(false), Color::White);
+        assert_eq!((cut.best_move, cut.white_score), (e4, None));
+        assert_eq!(
+            recorded_ply(&found(true), Color::White).white_score,
+            Some(35)
+        );
+        assert_eq!(
+            recorded_ply(&found(true), Color::Black).white_score,
+            Some(-35)
+        );
+    }
+
+    #[test]
     fn a_node_limit_too_small_to_search_is_an_error_not_a_hang() {
         let output = std::env::temp_dir().join(format!("rookery-datagen-0-{}", std::process::id()));
         let settings = Settings {
@@ -393,9 +456,10 @@ mod tests {
         run(&settings).unwrap();
         let bytes = std::fs::read(&output).unwrap();
         std::fs::remove_file(&output).unwrap();
-        let mut input = &bytes[..];
+        let mut reader = record::GameReader::new(&bytes[..]).unwrap();
+        assert_eq!(reader.version(), record::FORMAT_VERSION);
         let mut games = 0;
-        while let Some(game) = GameRecord::read_from(&mut input).unwrap() {
+        while let Some(game) = reader.next_game().unwrap() {
             assert!(!game.plies.is_empty());
             games += 1;
         }

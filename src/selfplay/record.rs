@@ -7,36 +7,76 @@
 //! MB, and every position of a game can be rebuilt by replaying its moves.
 //!
 //! ```text
-//! one game, little-endian, games simply follow one another:
-//!   u8       length L of the start FEN
-//!   L bytes  start FEN (ASCII, standard chess)
-//!   u8       result from White's view: 0 = loss, 1 = draw, 2 = win
-//!   u16      ply count N
-//!   N times  u16 move (tt::PackedMove: from | to << 6 | promotion << 12)
-//!            i16 score of the position before the move, centipawns from
-//!                White's view, as the search found it (mate scores clamped)
+//! file, little-endian:
+//!   header (version 2 on; version 1 files have none)
+//!     4 bytes  magic FF 52 4B 47 (0xFF, then "RKG")
+//!     u16      format version
+//!   games, one after another:
+//!     u8       length L of the start FEN
+//!     L bytes  start FEN (ASCII, standard chess)
+//!     u8       result from White's view: 0 = loss, 1 = draw, 2 = win
+//!     u16      ply count N
+//!     N times  u16 move (see below)
+//!              i16 score of the position before the move, centipawns from
+//!                  White's view, as the search found it (mate scores
+//!                  clamped); from version 2, -32768 means "not scored"
+//!
+//! move: from | to << 6 | promotion << 12
+//!   squares 0 = a1 … 63 = h8; castling is king square → rook square;
+//!   promotion 0 = none, 2 = knight, 3 = bishop, 4 = rook, 5 = queen
 //! ```
+//!
+//! **Versions.** Version 1 (the archive's first files, until session 24)
+//! had no header and always stored a score, some of them from a search the
+//! node limit cut inside an iteration. Version 2 adds the header and marks
+//! a ply whose search completed no iteration at its last depth as not
+//! scored, so training never learns from a bound. A version-1 file cannot
+//! start with the magic: its first byte is a FEN's length, far below 0xFF.
+//! The move encoding is the record's own, fixed by this format, whatever
+//! the transposition table does with its moves.
 //!
 //! A file is only ever appended to, one whole game per write, so a
 //! generator that is interrupted leaves every finished game readable; the
 //! reader ignores a truncated last record.
 //!
 //! Which positions are fit for training is decided when reading
-//! ([`TrainingPosition`]): not in check, a quiet best move, no mate score.
+//! ([`TrainingPosition`]): scored, from game ply [`MIN_TRAINING_PLY`] on,
+//! not in check, a quiet best move, no mate score.
 
-use std::io::{self, Read, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, Read, Write};
+use std::path::Path;
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 use crate::score::TB_WIN_BOUND;
-use crate::tt::PackedMove;
 
-/// Bytes a ply takes: the packed move and the score.
+/// The first bytes of a file of version 2 or later.
+const MAGIC: [u8; 4] = [0xFF, b'R', b'K', b'G'];
+/// The version this build writes.
+pub const FORMAT_VERSION: u16 = 2;
+/// The headerless first version.
+const FIRST_VERSION: u16 = 1;
+/// Bytes of a file's header: the magic and the version.
+const FILE_HEADER_BYTES: usize = MAGIC.len() + 2;
+/// The stored score of a ply that has none (version 2 on).
+const NO_SCORE: i16 = i16::MIN;
+/// Bytes a ply takes: the move and the score.
 const PLY_BYTES: usize = 4;
 /// Bytes of a game's header besides its FEN: the FEN's length, the result
 /// and the ply count.
-const HEADER_BYTES: usize = 4;
+const GAME_HEADER_BYTES: usize = 4;
+/// Bits of a square in a stored move.
+const SQUARE_BITS: u16 = 6;
+const SQUARE_MASK: u16 = (1 << SQUARE_BITS) - 1;
+/// Where the promotion's role starts in a stored move.
+const PROMOTION_SHIFT: u16 = 2 * SQUARE_BITS;
+/// Positions before this game ply (counted from the standard start, so
+/// the random opening and the first plies after it) are not trained on:
+/// they are the random opening's, not the engine's, and alike across games.
+pub const MIN_TRAINING_PLY: u32 = 16;
 
 /// The game's result from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +106,21 @@ impl GameResult {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ply {
     pub best_move: Move,
-    /// Centipawns from White's view.
-    pub white_score: i16,
+    /// Centipawns from White's view; `None` when the search completed no
+    /// iteration at the depth it played the move from.
+    pub white_score: Option<i16>,
+}
+
+impl Ply {
+    /// The ply of `best_move` with a search score (White's view) clamped
+    /// into what the record stores.
+    pub fn scored(best_move: Move, white_score: i32) -> Ply {
+        let stored = white_score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX));
+        Ply {
+            best_move,
+            white_score: Some(stored as i16),
+        }
+    }
 }
 
 /// A self-play game.
@@ -78,36 +131,88 @@ pub struct GameRecord {
     pub result: GameResult,
 }
 
-impl GameRecord {
-    /// Appends the encoded game to `out` in one write.
-    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
-        let fen_length = u8::try_from(fen.len())
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "FEN over 255 bytes"))?;
-        let ply_count = u16::try_from(self.plies.len())
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "game over 65535 plies"))?;
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + fen.len() + PLY_BYTES * self.plies.len());
-        bytes.push(fen_length);
-        bytes.extend_from_slice(fen.as_bytes());
-        bytes.push(self.result as u8);
-        bytes.extend_from_slice(&ply_count.to_le_bytes());
-        for ply in &self.plies {
-            bytes.extend_from_slice(&PackedMove::new(ply.best_move).bits().to_le_bytes());
-            bytes.extend_from_slice(&ply.white_score.to_le_bytes());
+/// Opens a game file for appending games of [`FORMAT_VERSION`]: a new or
+/// empty file gets the header, an existing one must already have it (games
+/// of two versions never share a file).
+pub fn open_for_append(path: &Path) -> io::Result<File> {
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)?;
+    if file.metadata()?.len() == 0 {
+        file.write_all(&file_header())?;
+        return Ok(file);
+    }
+    let version = GameReader::new(io::BufReader::new(&mut file))?.version();
+    if version != FORMAT_VERSION {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} holds games of format version {version}; this build appends version \
+                 {FORMAT_VERSION}: choose a new file",
+                path.display()
+            ),
+        ));
+    }
+    Ok(file)
+}
+
+/// The bytes a file of [`FORMAT_VERSION`] starts with.
+pub fn file_header() -> [u8; FILE_HEADER_BYTES] {
+    let mut header = [0u8; FILE_HEADER_BYTES];
+    header[..MAGIC.len()].copy_from_slice(&MAGIC);
+    header[MAGIC.len()..].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header
+}
+
+/// Reads the games of one file (any version) in order.
+pub struct GameReader<R> {
+    input: R,
+    version: u16,
+}
+
+impl<R: BufRead> GameReader<R> {
+    /// Reads the file's header, if it has one: an error for a file of a
+    /// version this build does not know.
+    pub fn new(mut input: R) -> io::Result<GameReader<R>> {
+        let starts_with_magic = input.fill_buf()?.first() == Some(&MAGIC[0]);
+        if !starts_with_magic {
+            return Ok(GameReader {
+                input,
+                version: FIRST_VERSION,
+            });
         }
-        out.write_all(&bytes)
+        let mut header = [0u8; FILE_HEADER_BYTES];
+        input.read_exact(&mut header)?;
+        if header[..MAGIC.len()] != MAGIC {
+            return Err(invalid("not a game file (bad magic)"));
+        }
+        let version = u16::from_le_bytes([header[MAGIC.len()], header[MAGIC.len() + 1]]);
+        if !(FIRST_VERSION..=FORMAT_VERSION).contains(&version) {
+            return Err(invalid(&format!(
+                "format version {version}, this build reads up to {FORMAT_VERSION}"
+            )));
+        }
+        Ok(GameReader { input, version })
+    }
+
+    /// The file's format version.
+    pub fn version(&self) -> u16 {
+        self.version
     }
 
     /// Reads the next game: `Ok(None)` at the end of the input or at a
     /// truncated last record, an error for a record that does not decode
     /// (a bad FEN, an illegal move, an unknown result).
-    pub fn read_from(input: &mut impl Read) -> io::Result<Option<GameRecord>> {
+    pub fn next_game(&mut self) -> io::Result<Option<GameRecord>> {
+        let input = &mut self.input;
         let mut byte = [0u8; 1];
         if !read_or_eof(input, &mut byte)? {
             return Ok(None);
         }
         let mut fen = vec![0u8; usize::from(byte[0])];
-        let mut header = [0u8; 3];
+        let mut header = [0u8; GAME_HEADER_BYTES - 1];
         if !read_or_eof(input, &mut fen)? || !read_or_eof(input, &mut header)? {
             return Ok(None);
         }
@@ -124,14 +229,14 @@ impl GameRecord {
         let mut pos = start.clone();
         let mut plies = Vec::with_capacity(ply_count);
         for chunk in body.chunks_exact(PLY_BYTES) {
-            let packed = PackedMove::from_bits(u16::from_le_bytes([chunk[0], chunk[1]]));
-            let best_move = packed
-                .to_move(&pos)
+            let best_move = decode_move(u16::from_le_bytes([chunk[0], chunk[1]]), &pos)
                 .ok_or_else(|| invalid("illegal move"))?;
             pos.play_unchecked(best_move);
+            let score = i16::from_le_bytes([chunk[2], chunk[3]]);
+            let unscored = self.version >= FORMAT_VERSION && score == NO_SCORE;
             plies.push(Ply {
                 best_move,
-                white_score: i16::from_le_bytes([chunk[2], chunk[3]]),
+                white_score: (!unscored).then_some(score),
             });
         }
         Ok(Some(GameRecord {
@@ -140,18 +245,41 @@ impl GameRecord {
             result,
         }))
     }
+}
+
+impl GameRecord {
+    /// Appends the encoded game (of [`FORMAT_VERSION`]) to `out` in one
+    /// write; the file's header is [`open_for_append`]'s.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
+        let fen_length = u8::try_from(fen.len())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "FEN over 255 bytes"))?;
+        let ply_count = u16::try_from(self.plies.len())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "game over 65535 plies"))?;
+        let mut bytes =
+            Vec::with_capacity(GAME_HEADER_BYTES + fen.len() + PLY_BYTES * self.plies.len());
+        bytes.push(fen_length);
+        bytes.extend_from_slice(fen.as_bytes());
+        bytes.push(self.result as u8);
+        bytes.extend_from_slice(&ply_count.to_le_bytes());
+        for ply in &self.plies {
+            bytes.extend_from_slice(&encode_move(ply.best_move).to_le_bytes());
+            bytes.extend_from_slice(&ply.white_score.unwrap_or(NO_SCORE).to_le_bytes());
+        }
+        out.write_all(&bytes)
+    }
 
     /// The positions of the game fit for training, in order.
     pub fn training_positions(&self) -> Vec<TrainingPosition> {
         let mut positions = Vec::new();
         let mut pos = self.start.clone();
         for ply in &self.plies {
-            let quiet = !ply.best_move.is_capture() && !ply.best_move.is_promotion();
-            let decided = i32::from(ply.white_score).abs() >= TB_WIN_BOUND;
-            if quiet && !decided && !pos.is_check() {
+            if let Some(white_score) = ply.white_score
+                && is_fit_for_training(&pos, ply.best_move, white_score)
+            {
                 positions.push(TrainingPosition {
                     pos: pos.clone(),
-                    white_score: ply.white_score,
+                    white_score,
                     result: self.result,
                 });
             }
@@ -159,6 +287,51 @@ impl GameRecord {
         }
         positions
     }
+}
+
+/// Whether a scored position is one to learn from: late enough, quiet (not
+/// in check, no capture or promotion to play) and not already decided.
+fn is_fit_for_training(pos: &Chess, best_move: Move, white_score: i16) -> bool {
+    let quiet = !best_move.is_capture() && !best_move.is_promotion() && !pos.is_check();
+    let decided = i32::from(white_score).abs() >= TB_WIN_BOUND;
+    quiet && !decided && game_ply(pos) >= MIN_TRAINING_PLY
+}
+
+/// Plies played since the standard start position, by the move counter.
+fn game_ply(pos: &Chess) -> u32 {
+    let full_moves_done = pos.fullmoves().get() - 1;
+    2 * full_moves_done + u32::from(pos.turn() == Color::Black)
+}
+
+/// The record's 16 bits of `m` (see the module notes).
+fn encode_move(m: Move) -> u16 {
+    let (from, to) = match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+        Move::Castle { king, rook } => (king, rook),
+        Move::Put { to, .. } => (to, to),
+    };
+    let promotion = m.promotion().map_or(0, |role| role as u16);
+    u16::from(from) | (u16::from(to) << SQUARE_BITS) | (promotion << PROMOTION_SHIFT)
+}
+
+/// The legal move of `pos` that `bits` encodes, if any.
+fn decode_move(bits: u16, pos: &Chess) -> Option<Move> {
+    let from = Square::new(u32::from(bits & SQUARE_MASK));
+    let to = Square::new(u32::from((bits >> SQUARE_BITS) & SQUARE_MASK));
+    let promotion = match bits >> PROMOTION_SHIFT {
+        0 => None,
+        number => Some(*Role::ALL.get(usize::from(number).checked_sub(1)?)?),
+    };
+    let m = UciMove::Normal {
+        from,
+        to,
+        promotion,
+    }
+    .to_move(pos)
+    .ok()?;
+    // King-takes-rook is castling only where the rook may be taken that
+    // way; a move that encodes differently is some other move.
+    (encode_move(m) == bits).then_some(m)
 }
 
 /// A position to learn from, with its search score and its game's result.
@@ -197,72 +370,4 @@ fn invalid(what: &str) -> io::Error {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::uci::UciMove;
-
-    fn game(moves: &[&str], scores: &[i16], result: GameResult) -> GameRecord {
-        let start = Chess::default();
-        let mut pos = start.clone();
-        let mut plies = Vec::new();
-        for (text, &white_score) in moves.iter().zip(scores) {
-            let m = UciMove::from_ascii(text.as_bytes())
-                .unwrap()
-                .to_move(&pos)
-                .unwrap();
-            pos.play_unchecked(m);
-            plies.push(Ply {
-                best_move: m,
-                white_score,
-            });
-        }
-        GameRecord {
-            start,
-            plies,
-            result,
-        }
-    }
-
-    #[test]
-    fn games_round_trip_and_a_truncated_tail_is_ignored() {
-        let first = game(
-            &["e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6"],
-            &[20, -15, 30, 90, 80, 75],
-            GameResult::WhiteWins,
-        );
-        let second = game(&["g1f3"], &[-5], GameResult::Draw);
-        let mut bytes = Vec::new();
-        first.write_to(&mut bytes).unwrap();
-        second.write_to(&mut bytes).unwrap();
-        let whole = bytes.len();
-        bytes.extend_from_within(..7);
-
-        let mut input = &bytes[..];
-        assert_eq!(GameRecord::read_from(&mut input).unwrap(), Some(first));
-        assert_eq!(GameRecord::read_from(&mut input).unwrap(), Some(second));
-        assert_eq!(GameRecord::read_from(&mut input).unwrap(), None);
-        assert_eq!(bytes.len() - whole, 7);
-    }
-
-    #[test]
-    fn training_positions_skip_checks_tactical_moves_and_mates() {
-        // 1. e4 d5 2. exd5 (capture) Nf6 3. Bb5+ (quiet, gives check)
-        // c6 (played in check) 4. ... with a mate score on the last ply.
-        let record = game(
-            &["e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "d5c6"],
-            &[20, -15, 30, 90, 80, 75, 31000],
-            GameResult::WhiteWins,
-        );
-        let kept: Vec<i16> = record
-            .training_positions()
-            .iter()
-            .map(|p| p.white_score)
-            .collect();
-        assert_eq!(kept, vec![20, -15, 90, 80]);
-        let first = &record.training_positions()[0];
-        assert_eq!(
-            first.to_text(),
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 20 | 1.0"
-        );
-    }
-}
+mod tests;

@@ -11,15 +11,17 @@
 //! contiguous slice: shuffling moves the samples themselves, not indices.
 //!
 //! Files are read in parallel, one thread per file (replaying the games'
-//! moves is what costs, not the reading).
+//! moves is what costs, not the reading). A file whose name ends in `.xz`
+//! (the self-play archive's form) is decompressed as it is read, with the
+//! `liblzma` crate; any other file is read as it is.
 
 use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
 use rookery::rng::SplitMix64;
-use rookery::selfplay::record::{GameRecord, GameResult};
+use rookery::selfplay::record::{GameReader, GameResult};
 use shakmaty::{Chess, Position};
 
 /// Most pieces a chess position can have.
@@ -136,9 +138,15 @@ pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
 fn load_file(path: &Path) -> io::Result<Loaded> {
     let with_path =
         |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
-    let mut input = BufReader::new(File::open(path).map_err(with_path)?);
+    let file = File::open(path).map_err(with_path)?;
+    let input: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "xz") {
+        Box::new(BufReader::new(liblzma::read::XzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    };
+    let mut reader = GameReader::new(input).map_err(with_path)?;
     let mut loaded = Loaded { games: Vec::new() };
-    while let Some(game) = GameRecord::read_from(&mut input).map_err(with_path)? {
+    while let Some(game) = reader.next_game().map_err(with_path)? {
         loaded.games.push(
             game.training_positions()
                 .iter()
@@ -235,6 +243,30 @@ mod tests {
             let outcome = |s: &Sample| (s.score(), s.result());
             assert_eq!(outcome(&mirrored), outcome(&expected));
         }
+    }
+
+    #[test]
+    fn an_xz_file_loads_as_its_plain_form() {
+        use std::io::Write;
+        // The archive's first games (a headerless version-1 file).
+        const GAMES: &[u8] = include_bytes!("../../tests/data/selfplay/a1153ef_s30001_first5.bin");
+        const COMPRESSION_LEVEL: u32 = 6;
+        let dir = std::env::temp_dir().join(format!("rookery-trainer-xz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("games.bin");
+        let compressed = dir.join("games.bin.xz");
+        std::fs::write(&plain, GAMES).unwrap();
+        let mut encoder =
+            liblzma::write::XzEncoder::new(File::create(&compressed).unwrap(), COMPRESSION_LEVEL);
+        encoder.write_all(GAMES).unwrap();
+        encoder.finish().unwrap();
+
+        let from_plain = load_files(&[plain]).unwrap().games;
+        let from_xz = load_files(&[compressed]).unwrap().games;
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(from_plain.len(), 5);
+        assert!(from_plain.iter().map(Vec::len).sum::<usize>() > 100);
+        assert_eq!(from_xz, from_plain);
     }
 
     #[test]
