@@ -1,8 +1,9 @@
 //! `trainer`: trains Rookery's evaluation network on its self-play games.
 //!
 //! ```text
-//! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001] [--wd 0.01]
-//!         [--wdl 0.25] [--sigmoid-scale 400] [--val-fraction 0.01] [--mirror]
+//! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001]
+//!         [--final-lr-fraction 0.01] [--wd 0.01] [--wdl 0.25]
+//!         [--sigmoid-scale 400] [--val-fraction 0.01] [--mirror]
 //!         [--max-positions N] [--threads N] [--seed 1]
 //!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
 //! ```
@@ -14,10 +15,18 @@
 //! checkpoint with the optimiser's state, for `--resume`); at the end
 //! `final.nnue`. The arithmetic lives in the modules below.
 //!
+//! The learning rate falls by a cosine, batch by batch, from `--lr` at the
+//! run's first step to `--lr × --final-lr-fraction` at its last (all
+//! epochs' batches); the epoch line shows the rate at the epoch's first
+//! and last step.
+//!
 //! `--resume` continues a run: weights, optimiser state and the epoch
-//! count come from the checkpoint, the schedule from `--epochs` and
-//! `--lr`. The data order after resuming differs from an uninterrupted
-//! run's (each epoch's shuffle starts from the loaded order).
+//! count come from the checkpoint; the rate follows the optimiser's step
+//! count along the curve that `--epochs`, `--lr`, `--final-lr-fraction`
+//! and the data's size define (a note says so if those steps do not match
+//! the epochs done on this data). The data order after resuming differs
+//! from an uninterrupted run's (each epoch's shuffle starts from the
+//! loaded order).
 //!
 //! `--init` starts from a network file instead of random weights (for
 //! example `networks/default.nnue`, whose float checkpoint is gone) with a
@@ -60,9 +69,13 @@ struct Cli {
     /// Positions per optimiser step.
     #[arg(long, default_value_t = 16384)]
     batch: usize,
-    /// Base learning rate; ×0.3 at 60% and again at 85% of the epochs.
+    /// Learning rate at the run's first step; it falls by a cosine, batch
+    /// by batch, to `--lr × --final-lr-fraction` at the last.
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
+    /// The last step's learning rate as a fraction of `--lr`.
+    #[arg(long, default_value_t = 0.01)]
+    final_lr_fraction: f32,
     /// AdamW weight decay (weights only, not biases).
     #[arg(long, default_value_t = 0.01)]
     wd: f32,
@@ -159,28 +172,42 @@ fn run(cli: Cli) -> Result<(), String> {
         weight_decay: cli.wd,
         threads,
     };
+    let steps_per_epoch = training.len().div_ceil(cli.batch) as u64;
     let schedule = Schedule {
         base_rate: cli.lr,
-        epochs: cli.epochs,
+        final_fraction: cli.final_lr_fraction,
+        total_steps: steps_per_epoch * cli.epochs as u64,
     };
+    let steps_done = resumed.epochs_done as u64 * steps_per_epoch;
+    if resumed.optimizer.steps != steps_done {
+        eprintln!(
+            "note: the checkpoint's optimiser has taken {} steps where {} epochs of this data take {steps_done}; the rate follows its steps",
+            resumed.optimizer.steps, resumed.epochs_done
+        );
+    }
     let mut trainer = Trainer::new(resumed.network, resumed.optimizer, settings);
     let initial = train::mean_loss(&trainer.network, &settings.loss, &validation, threads);
     eprintln!(
-        "epoch {} of {}, {threads} threads, validation loss {initial:.6}",
-        resumed.epochs_done, cli.epochs
+        "epoch {} of {}, {threads} threads, lr {:.2e} falling to {:.2e} over {} steps, validation loss {initial:.6}",
+        resumed.epochs_done,
+        cli.epochs,
+        schedule.rate(0),
+        schedule.rate(schedule.total_steps),
+        schedule.total_steps
     );
 
     for epoch in resumed.epochs_done..cli.epochs {
         let mut rng = SplitMix64::stream(cli.seed, epoch as u64);
         data::shuffle(&mut training, &mut rng);
-        let rate = schedule.rate(epoch);
+        let first_rate = schedule.rate(trainer.optimizer.steps);
         let epoch_start = Instant::now();
-        let training_loss = trainer.train_epoch(&training, rate);
+        let training_loss = trainer.train_pass(&training, &schedule);
+        let last_rate = schedule.rate(trainer.optimizer.steps.saturating_sub(1));
         let speed = training.len() as f64 / epoch_start.elapsed().as_secs_f64();
         let validation_loss =
             train::mean_loss(&trainer.network, &settings.loss, &validation, threads);
         eprintln!(
-            "epoch {:>3}/{}  lr {rate:.2e}  train {training_loss:.6}  validation {validation_loss:.6}  {speed:.0} pos/s  {:.0}s",
+            "epoch {:>3}/{}  lr {first_rate:.2e} → {last_rate:.2e}  train {training_loss:.6}  validation {validation_loss:.6}  {speed:.0} pos/s  {:.0}s",
             epoch + 1,
             cli.epochs,
             start.elapsed().as_secs_f64()
@@ -209,6 +236,15 @@ fn check(cli: &Cli) -> Result<(), String> {
         return Err(format!(
             "--val-fraction must be within [0, 1), not {}",
             cli.val_fraction
+        ));
+    }
+    if cli.lr.is_nan() || cli.lr <= 0.0 {
+        return Err(format!("--lr must be positive, not {}", cli.lr));
+    }
+    if !(0.0..=1.0).contains(&cli.final_lr_fraction) {
+        return Err(format!(
+            "--final-lr-fraction must be within [0, 1], not {}",
+            cli.final_lr_fraction
         ));
     }
     if cli.batch == 0 || cli.threads == Some(0) || cli.sigmoid_scale <= 0.0 {
