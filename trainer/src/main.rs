@@ -3,15 +3,16 @@
 //! ```text
 //! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001]
 //!         [--final-lr-fraction 0.01] [--wd 0.01] [--wdl 0.25]
-//!         [--sigmoid-scale 400] [--val-fraction 0.01] [--mirror]
+//!         [--sigmoid-scale 400|fit] [--val-fraction 0.01] [--mirror]
 //!         [--max-positions N] [--threads N] [--seed 1]
 //!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
 //! ```
 //!
 //! This file owns the command line and the run: load every position into
-//! memory, shuffle once and hold out a validation set, then per epoch
-//! shuffle the training set, train, measure, report one line on stderr and
-//! write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
+//! memory, shuffle once and hold out a validation set, fit the sigmoid
+//! scale if asked (`--sigmoid-scale fit`, on the training positions), then
+//! per epoch shuffle the training set, train, measure, report one line on
+//! stderr and write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
 //! checkpoint with the optimiser's state, for `--resume`); at the end
 //! `final.nnue`. The arithmetic lives in the modules below.
 //!
@@ -34,6 +35,7 @@
 
 mod checkpoint;
 mod data;
+mod fit;
 mod model;
 mod optimizer;
 #[cfg(test)]
@@ -82,9 +84,11 @@ struct Cli {
     /// Weight of the game result in the target (the search score gets the rest).
     #[arg(long, default_value_t = 0.25)]
     wdl: f32,
-    /// Centipawns per unit of the sigmoid that maps scores to expectations.
-    #[arg(long, default_value_t = 400.0)]
-    sigmoid_scale: f32,
+    /// Centipawns per unit of the sigmoid that maps scores to expectations,
+    /// or `fit`: the scale whose expectations best match the training
+    /// positions' results (least squares, searched over 50..1000).
+    #[arg(long, default_value = "400", value_parser = parse_sigmoid_scale)]
+    sigmoid_scale: SigmoidScale,
     /// Fraction of the positions held out for validation.
     #[arg(long, default_value_t = 0.01)]
     val_fraction: f64,
@@ -107,6 +111,26 @@ struct Cli {
     /// Start from the weights of this network file (`.nnue`).
     #[arg(long)]
     init: Option<PathBuf>,
+}
+
+/// `--sigmoid-scale`: a fixed scale or one fitted to the data.
+#[derive(Clone, Copy, Debug)]
+enum SigmoidScale {
+    Fixed(f32),
+    Fit,
+}
+
+/// The word that asks for a fitted scale.
+const FIT: &str = "fit";
+
+fn parse_sigmoid_scale(text: &str) -> Result<SigmoidScale, String> {
+    if text == FIT {
+        return Ok(SigmoidScale::Fit);
+    }
+    match text.parse::<f32>() {
+        Ok(scale) if scale > 0.0 && scale.is_finite() => Ok(SigmoidScale::Fixed(scale)),
+        _ => Err(format!("expected positive centipawns or `{FIT}`")),
+    }
 }
 
 fn main() -> ExitCode {
@@ -150,6 +174,18 @@ fn run(cli: Cli) -> Result<(), String> {
     if training.is_empty() {
         return Err("no training positions".to_string());
     }
+    let sigmoid_scale = match cli.sigmoid_scale {
+        SigmoidScale::Fixed(scale) => scale,
+        SigmoidScale::Fit => {
+            let outcomes: Vec<(f32, f32)> = training
+                .iter()
+                .map(|sample| (sample.score(), sample.result()))
+                .collect();
+            let scale = fit::fit_sigmoid_scale(&outcomes);
+            eprintln!("sigmoid scale fitted to the training positions' results: {scale:.1} cp");
+            scale
+        }
+    };
 
     let resumed = match &cli.resume {
         Some(path) => Checkpoint::load(path).map_err(|e| e.to_string())?,
@@ -165,7 +201,7 @@ fn run(cli: Cli) -> Result<(), String> {
     let settings = Settings {
         loss: Loss {
             score_weight: 1.0 - cli.wdl,
-            sigmoid_scale: cli.sigmoid_scale,
+            sigmoid_scale,
             output_scale: SCALE as f32,
         },
         batch_size: cli.batch,
@@ -247,8 +283,8 @@ fn check(cli: &Cli) -> Result<(), String> {
             cli.final_lr_fraction
         ));
     }
-    if cli.batch == 0 || cli.threads == Some(0) || cli.sigmoid_scale <= 0.0 {
-        return Err("--batch, --threads and --sigmoid-scale must be positive".to_string());
+    if cli.batch == 0 || cli.threads == Some(0) {
+        return Err("--batch and --threads must be positive".to_string());
     }
     Ok(())
 }
