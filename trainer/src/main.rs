@@ -11,8 +11,9 @@
 //! This file owns the command line and the run: load every position into
 //! memory, shuffle once and hold out a validation set, fit the sigmoid
 //! scale if asked (`--sigmoid-scale fit`, on the training positions), then
-//! per epoch shuffle the training set, train, measure, report one line on
-//! stderr and write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
+//! per epoch shuffle the training set (with `--mirror`, two passes, every
+//! position once each way), train, measure, report one line on stderr and
+//! write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
 //! checkpoint with the optimiser's state, for `--resume`); at the end
 //! `final.nnue`. The arithmetic lives in the modules below.
 //!
@@ -93,10 +94,12 @@ struct Cli {
     #[arg(long, default_value_t = 0.01)]
     val_fraction: f64,
     /// Also train on every training position mirrored left to right (files
-    /// a↔h), doubling the training set; validation stays as played.
+    /// a↔h): an epoch uses each once each way, mirrored in place, so it
+    /// takes twice the steps but no more memory; validation stays as played.
     #[arg(long)]
     mirror: bool,
-    /// Train on at most this many positions (a random subset).
+    /// Train on at most this many positions (a random subset, counted
+    /// before mirroring).
     #[arg(long)]
     max_positions: Option<usize>,
     /// Worker threads (default: all cores).
@@ -157,17 +160,15 @@ fn run(cli: Cli) -> Result<(), String> {
     let mut rng = SplitMix64::new(cli.seed);
     let (mut training, validation) =
         data::split_validation(loaded.games, cli.val_fraction, &mut rng);
-    if cli.mirror {
-        let mirrored: Vec<_> = training.iter().map(data::Sample::mirrored).collect();
-        training.extend(mirrored);
-    }
     data::shuffle(&mut training, &mut rng);
     if let Some(limit) = cli.max_positions {
         training.truncate(limit);
     }
+    let passes = data::passes_per_epoch(cli.mirror);
     eprintln!(
-        "loaded {games} games: {} training and {} validation positions in {:.1}s",
+        "loaded {games} games: {} training positions ({} samples an epoch) and {} validation positions in {:.1}s",
         training.len(),
+        passes * training.len(),
         validation.len(),
         start.elapsed().as_secs_f64()
     );
@@ -208,7 +209,7 @@ fn run(cli: Cli) -> Result<(), String> {
         weight_decay: cli.wd,
         threads,
     };
-    let steps_per_epoch = training.len().div_ceil(cli.batch) as u64;
+    let steps_per_epoch = (passes * training.len().div_ceil(cli.batch)) as u64;
     let schedule = Schedule {
         base_rate: cli.lr,
         final_fraction: cli.final_lr_fraction,
@@ -234,12 +235,16 @@ fn run(cli: Cli) -> Result<(), String> {
 
     for epoch in resumed.epochs_done..cli.epochs {
         let mut rng = SplitMix64::stream(cli.seed, epoch as u64);
-        data::shuffle(&mut training, &mut rng);
         let first_rate = schedule.rate(trainer.optimizer.steps);
         let epoch_start = Instant::now();
-        let training_loss = trainer.train_pass(&training, &schedule);
+        let mut loss_sum = 0.0;
+        for pass in 0..passes {
+            data::prepare_pass(&mut training, pass, cli.mirror, &mut rng);
+            loss_sum += trainer.train_pass(&training, &schedule);
+        }
+        let training_loss = loss_sum / passes as f64;
         let last_rate = schedule.rate(trainer.optimizer.steps.saturating_sub(1));
-        let speed = training.len() as f64 / epoch_start.elapsed().as_secs_f64();
+        let speed = (passes * training.len()) as f64 / epoch_start.elapsed().as_secs_f64();
         let validation_loss =
             train::mean_loss(&trainer.network, &settings.loss, &validation, threads);
         eprintln!(
