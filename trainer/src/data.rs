@@ -14,6 +14,10 @@
 //! moves is what costs, not the reading). A file whose name ends in `.xz`
 //! (the self-play archive's form) is decompressed as it is read, with the
 //! `liblzma` crate; any other file is read as it is.
+//!
+//! Mirroring happens in place, pass by pass ([`prepare_pass`]): an epoch
+//! with mirroring is two passes over the one stored set, every position
+//! once each way, so the set takes its positions' memory and no more.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -164,6 +168,36 @@ pub fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
     }
 }
 
+/// Passes over the stored training set that make an epoch with mirroring:
+/// one each way.
+const MIRRORED_PASSES: usize = 2;
+
+/// Passes over the stored training set that make an epoch: with
+/// `mirror`, every position is used once as played and once mirrored.
+pub fn passes_per_epoch(mirror: bool) -> usize {
+    if mirror { MIRRORED_PASSES } else { 1 }
+}
+
+/// Readies `samples` for pass `pass` (counted from 0) of an epoch: turns
+/// them (with `mirror`) and shuffles them. Without mirroring it only
+/// shuffles. With it, the first pass mirrors each sample in place with
+/// probability ½ and the second mirrors every one, so each is then the
+/// other way round from the first pass: the epoch sees every position both
+/// ways, in batches that mix the two, like a shuffled set of twice the
+/// size but without the second copy. Mirroring is its own inverse, so
+/// which way round a sample is stored between epochs does not matter.
+pub fn prepare_pass(samples: &mut [Sample], pass: usize, mirror: bool, rng: &mut SplitMix64) {
+    if mirror {
+        let first_pass = pass.is_multiple_of(MIRRORED_PASSES);
+        for sample in samples.iter_mut() {
+            if !first_pass || rng.next_u64() & 1 == 1 {
+                *sample = sample.mirrored();
+            }
+        }
+    }
+    shuffle(samples, rng);
+}
+
 /// Holds out a random `fraction` of the games (at least one when the
 /// fraction is positive) as the validation set: `(training, validation)`.
 /// Whole games, not positions: the positions of one game are alike and
@@ -185,6 +219,7 @@ pub fn split_validation(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_positions::random_positions;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Color};
 
@@ -290,5 +325,58 @@ mod tests {
         }
         let (all, none) = split_validation(games, 0.0, &mut SplitMix64::new(1));
         assert_eq!((all.len(), none.len()), (100, 0));
+    }
+
+    /// A total order on samples, for comparing sets of them.
+    fn key(sample: &Sample) -> (i16, u8, u8, [[u16; MAX_PIECES]; 2]) {
+        (
+            sample.score,
+            sample.half_points,
+            sample.piece_count,
+            sample.features,
+        )
+    }
+
+    fn sorted(mut samples: Vec<Sample>) -> Vec<Sample> {
+        samples.sort_unstable_by_key(key);
+        samples
+    }
+
+    #[test]
+    fn a_mirrored_epoch_uses_every_sample_once_each_way_in_place() {
+        const POSITIONS: usize = 400;
+        let originals: Vec<Sample> = random_positions(POSITIONS, 8)
+            .iter()
+            .zip(1..)
+            .map(|(pos, score)| Sample::new(pos, score, GameResult::Draw).unwrap())
+            .collect();
+        let mut samples = originals.clone();
+        let mut rng = SplitMix64::new(3);
+        let mut epoch = Vec::new();
+        let mut first_pass_mirrored = 0;
+        for pass in 0..passes_per_epoch(true) {
+            prepare_pass(&mut samples, pass, true, &mut rng);
+            assert_eq!(samples.len(), POSITIONS, "no copies");
+            if pass == 0 {
+                let as_played = sorted(originals.clone());
+                first_pass_mirrored = samples
+                    .iter()
+                    .filter(|s| as_played.binary_search_by_key(&key(s), key).is_err())
+                    .count();
+            }
+            epoch.extend_from_slice(&samples);
+        }
+        let both_ways = originals.iter().flat_map(|s| [*s, s.mirrored()]).collect();
+        assert_eq!(sorted(epoch), sorted(both_ways));
+        assert!(
+            (POSITIONS * 2 / 5..=POSITIONS * 3 / 5).contains(&first_pass_mirrored),
+            "a pass mixes both ways: {first_pass_mirrored} of {POSITIONS} mirrored"
+        );
+
+        assert_eq!(passes_per_epoch(false), 1);
+        let mut plain = originals.clone();
+        prepare_pass(&mut plain, 0, false, &mut rng);
+        assert_ne!(plain, originals, "shuffled");
+        assert_eq!(sorted(plain), sorted(originals), "and nothing else");
     }
 }

@@ -1,23 +1,34 @@
 //! `trainer`: trains Rookery's evaluation network on its self-play games.
 //!
 //! ```text
-//! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001] [--wd 0.01]
-//!         [--wdl 0.25] [--sigmoid-scale 400] [--val-fraction 0.01] [--mirror]
+//! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001]
+//!         [--final-lr-fraction 0.01] [--wd 0.01] [--wdl 0.25]
+//!         [--sigmoid-scale 400|fit] [--val-fraction 0.01] [--mirror]
 //!         [--max-positions N] [--threads N] [--seed 1]
 //!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
 //! ```
 //!
 //! This file owns the command line and the run: load every position into
-//! memory, shuffle once and hold out a validation set, then per epoch
-//! shuffle the training set, train, measure, report one line on stderr and
+//! memory, shuffle once and hold out a validation set, fit the sigmoid
+//! scale if asked (`--sigmoid-scale fit`, on the training positions), then
+//! per epoch shuffle the training set (with `--mirror`, two passes, every
+//! position once each way), train, measure, report one line on stderr and
 //! write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
 //! checkpoint with the optimiser's state, for `--resume`); at the end
 //! `final.nnue`. The arithmetic lives in the modules below.
 //!
+//! The learning rate falls by a cosine, batch by batch, from `--lr` at the
+//! run's first step to `--lr × --final-lr-fraction` at its last (all
+//! epochs' batches); the epoch line shows the rate at the epoch's first
+//! and last step.
+//!
 //! `--resume` continues a run: weights, optimiser state and the epoch
-//! count come from the checkpoint, the schedule from `--epochs` and
-//! `--lr`. The data order after resuming differs from an uninterrupted
-//! run's (each epoch's shuffle starts from the loaded order).
+//! count come from the checkpoint; the rate follows the optimiser's step
+//! count along the curve that `--epochs`, `--lr`, `--final-lr-fraction`
+//! and the data's size define (a note says so if those steps do not match
+//! the epochs done on this data). The data order after resuming differs
+//! from an uninterrupted run's (each epoch's shuffle starts from the
+//! loaded order).
 //!
 //! `--init` starts from a network file instead of random weights (for
 //! example `networks/default.nnue`, whose float checkpoint is gone) with a
@@ -25,6 +36,7 @@
 
 mod checkpoint;
 mod data;
+mod fit;
 mod model;
 mod optimizer;
 #[cfg(test)]
@@ -60,26 +72,34 @@ struct Cli {
     /// Positions per optimiser step.
     #[arg(long, default_value_t = 16384)]
     batch: usize,
-    /// Base learning rate; ×0.3 at 60% and again at 85% of the epochs.
+    /// Learning rate at the run's first step; it falls by a cosine, batch
+    /// by batch, to `--lr × --final-lr-fraction` at the last.
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
+    /// The last step's learning rate as a fraction of `--lr`.
+    #[arg(long, default_value_t = 0.01)]
+    final_lr_fraction: f32,
     /// AdamW weight decay (weights only, not biases).
     #[arg(long, default_value_t = 0.01)]
     wd: f32,
     /// Weight of the game result in the target (the search score gets the rest).
     #[arg(long, default_value_t = 0.25)]
     wdl: f32,
-    /// Centipawns per unit of the sigmoid that maps scores to expectations.
-    #[arg(long, default_value_t = 400.0)]
-    sigmoid_scale: f32,
+    /// Centipawns per unit of the sigmoid that maps scores to expectations,
+    /// or `fit`: the scale whose expectations best match the training
+    /// positions' results (least squares, searched over 50..1000).
+    #[arg(long, default_value = "400", value_parser = parse_sigmoid_scale)]
+    sigmoid_scale: SigmoidScale,
     /// Fraction of the positions held out for validation.
     #[arg(long, default_value_t = 0.01)]
     val_fraction: f64,
     /// Also train on every training position mirrored left to right (files
-    /// a↔h), doubling the training set; validation stays as played.
+    /// a↔h): an epoch uses each once each way, mirrored in place, so it
+    /// takes twice the steps but no more memory; validation stays as played.
     #[arg(long)]
     mirror: bool,
-    /// Train on at most this many positions (a random subset).
+    /// Train on at most this many positions (a random subset, counted
+    /// before mirroring).
     #[arg(long)]
     max_positions: Option<usize>,
     /// Worker threads (default: all cores).
@@ -94,6 +114,26 @@ struct Cli {
     /// Start from the weights of this network file (`.nnue`).
     #[arg(long)]
     init: Option<PathBuf>,
+}
+
+/// `--sigmoid-scale`: a fixed scale or one fitted to the data.
+#[derive(Clone, Copy, Debug)]
+enum SigmoidScale {
+    Fixed(f32),
+    Fit,
+}
+
+/// The word that asks for a fitted scale.
+const FIT: &str = "fit";
+
+fn parse_sigmoid_scale(text: &str) -> Result<SigmoidScale, String> {
+    if text == FIT {
+        return Ok(SigmoidScale::Fit);
+    }
+    match text.parse::<f32>() {
+        Ok(scale) if scale > 0.0 && scale.is_finite() => Ok(SigmoidScale::Fixed(scale)),
+        _ => Err(format!("expected positive centipawns or `{FIT}`")),
+    }
 }
 
 fn main() -> ExitCode {
@@ -120,23 +160,33 @@ fn run(cli: Cli) -> Result<(), String> {
     let mut rng = SplitMix64::new(cli.seed);
     let (mut training, validation) =
         data::split_validation(loaded.games, cli.val_fraction, &mut rng);
-    if cli.mirror {
-        let mirrored: Vec<_> = training.iter().map(data::Sample::mirrored).collect();
-        training.extend(mirrored);
-    }
     data::shuffle(&mut training, &mut rng);
     if let Some(limit) = cli.max_positions {
         training.truncate(limit);
     }
+    let passes = data::passes_per_epoch(cli.mirror);
     eprintln!(
-        "loaded {games} games: {} training and {} validation positions in {:.1}s",
+        "loaded {games} games: {} training positions ({} samples an epoch) and {} validation positions in {:.1}s",
         training.len(),
+        passes * training.len(),
         validation.len(),
         start.elapsed().as_secs_f64()
     );
     if training.is_empty() {
         return Err("no training positions".to_string());
     }
+    let sigmoid_scale = match cli.sigmoid_scale {
+        SigmoidScale::Fixed(scale) => scale,
+        SigmoidScale::Fit => {
+            let outcomes: Vec<(f32, f32)> = training
+                .iter()
+                .map(|sample| (sample.score(), sample.result()))
+                .collect();
+            let scale = fit::fit_sigmoid_scale(&outcomes);
+            eprintln!("sigmoid scale fitted to the training positions' results: {scale:.1} cp");
+            scale
+        }
+    };
 
     let resumed = match &cli.resume {
         Some(path) => Checkpoint::load(path).map_err(|e| e.to_string())?,
@@ -152,35 +202,53 @@ fn run(cli: Cli) -> Result<(), String> {
     let settings = Settings {
         loss: Loss {
             score_weight: 1.0 - cli.wdl,
-            sigmoid_scale: cli.sigmoid_scale,
+            sigmoid_scale,
             output_scale: SCALE as f32,
         },
         batch_size: cli.batch,
         weight_decay: cli.wd,
         threads,
     };
+    let steps_per_epoch = (passes * training.len().div_ceil(cli.batch)) as u64;
     let schedule = Schedule {
         base_rate: cli.lr,
-        epochs: cli.epochs,
+        final_fraction: cli.final_lr_fraction,
+        total_steps: steps_per_epoch * cli.epochs as u64,
     };
+    let steps_done = resumed.epochs_done as u64 * steps_per_epoch;
+    if resumed.optimizer.steps != steps_done {
+        eprintln!(
+            "note: the checkpoint's optimiser has taken {} steps where {} epochs of this data take {steps_done}; the rate follows its steps",
+            resumed.optimizer.steps, resumed.epochs_done
+        );
+    }
     let mut trainer = Trainer::new(resumed.network, resumed.optimizer, settings);
     let initial = train::mean_loss(&trainer.network, &settings.loss, &validation, threads);
     eprintln!(
-        "epoch {} of {}, {threads} threads, validation loss {initial:.6}",
-        resumed.epochs_done, cli.epochs
+        "epoch {} of {}, {threads} threads, lr {:.2e} falling to {:.2e} over {} steps, validation loss {initial:.6}",
+        resumed.epochs_done,
+        cli.epochs,
+        schedule.rate(0),
+        schedule.rate(schedule.total_steps),
+        schedule.total_steps
     );
 
     for epoch in resumed.epochs_done..cli.epochs {
         let mut rng = SplitMix64::stream(cli.seed, epoch as u64);
-        data::shuffle(&mut training, &mut rng);
-        let rate = schedule.rate(epoch);
+        let first_rate = schedule.rate(trainer.optimizer.steps);
         let epoch_start = Instant::now();
-        let training_loss = trainer.train_epoch(&training, rate);
-        let speed = training.len() as f64 / epoch_start.elapsed().as_secs_f64();
+        let mut loss_sum = 0.0;
+        for pass in 0..passes {
+            data::prepare_pass(&mut training, pass, cli.mirror, &mut rng);
+            loss_sum += trainer.train_pass(&training, &schedule);
+        }
+        let training_loss = loss_sum / passes as f64;
+        let last_rate = schedule.rate(trainer.optimizer.steps.saturating_sub(1));
+        let speed = (passes * training.len()) as f64 / epoch_start.elapsed().as_secs_f64();
         let validation_loss =
             train::mean_loss(&trainer.network, &settings.loss, &validation, threads);
         eprintln!(
-            "epoch {:>3}/{}  lr {rate:.2e}  train {training_loss:.6}  validation {validation_loss:.6}  {speed:.0} pos/s  {:.0}s",
+            "epoch {:>3}/{}  lr {first_rate:.2e} → {last_rate:.2e}  train {training_loss:.6}  validation {validation_loss:.6}  {speed:.0} pos/s  {:.0}s",
             epoch + 1,
             cli.epochs,
             start.elapsed().as_secs_f64()
@@ -211,8 +279,17 @@ fn check(cli: &Cli) -> Result<(), String> {
             cli.val_fraction
         ));
     }
-    if cli.batch == 0 || cli.threads == Some(0) || cli.sigmoid_scale <= 0.0 {
-        return Err("--batch, --threads and --sigmoid-scale must be positive".to_string());
+    if cli.lr.is_nan() || cli.lr <= 0.0 {
+        return Err(format!("--lr must be positive, not {}", cli.lr));
+    }
+    if !(0.0..=1.0).contains(&cli.final_lr_fraction) {
+        return Err(format!(
+            "--final-lr-fraction must be within [0, 1], not {}",
+            cli.final_lr_fraction
+        ));
+    }
+    if cli.batch == 0 || cli.threads == Some(0) {
+        return Err("--batch and --threads must be positive".to_string());
     }
     Ok(())
 }

@@ -7,18 +7,16 @@
 //! to biases. The state is public so that checkpoints can save and resume
 //! it exactly.
 //!
-//! The schedule is a step schedule: the base rate, then ×[`DROP_FACTOR`]
-//! at each of [`DROP_POINTS`] (fractions of the run's epochs).
+//! The schedule is a cosine decay per optimiser step, from the base rate
+//! at the run's first step to a fraction of it at its last: a function of
+//! the global step count alone (which AdamW keeps and checkpoints save),
+//! so a resumed run continues the curve where it stopped.
 
 use crate::model::{FloatNetwork, IS_WEIGHT};
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
-/// Where the learning rate drops, as fractions of the run's epochs ...
-const DROP_POINTS: [f64; 2] = [0.6, 0.85];
-/// ... and by how much each time.
-const DROP_FACTOR: f32 = 0.3;
 
 /// AdamW's state: the moment estimates and the number of steps taken.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,21 +74,26 @@ impl AdamW {
     }
 }
 
-/// The learning rate of each epoch of a run.
+/// The learning rate of each optimiser step of a run: a half cosine from
+/// `base_rate` at step 0 down to `base_rate × final_fraction` at step
+/// `total_steps − 1`, and that final rate after it.
 #[derive(Clone, Copy, Debug)]
 pub struct Schedule {
     pub base_rate: f32,
-    pub epochs: usize,
+    /// The last step's rate as a fraction of `base_rate`.
+    pub final_fraction: f32,
+    /// The run's steps: its epochs times the batches of an epoch.
+    pub total_steps: u64,
 }
 
 impl Schedule {
-    /// The rate for `epoch` (counted from 0).
-    pub fn rate(&self, epoch: usize) -> f32 {
-        let progress = epoch as f64 / self.epochs as f64;
-        DROP_POINTS
-            .iter()
-            .filter(|&&point| progress >= point)
-            .fold(self.base_rate, |rate, _| rate * DROP_FACTOR)
+    /// The rate for step `step` (counted from 0 over the whole run).
+    pub fn rate(&self, step: u64) -> f32 {
+        let last = self.total_steps.saturating_sub(1).max(1);
+        let progress = step.min(last) as f64 / last as f64;
+        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
+        let final_rate = f64::from(self.base_rate) * f64::from(self.final_fraction);
+        (final_rate + (f64::from(self.base_rate) - final_rate) * cosine) as f32
     }
 }
 
@@ -99,19 +102,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_rate_drops_at_sixty_and_eighty_five_percent() {
+    fn the_rate_falls_by_a_cosine_from_the_base_to_the_final_fraction() {
+        const BASE: f32 = 0.001;
+        const FRACTION: f32 = 0.01;
+        const STEPS: u64 = 1001;
         let schedule = Schedule {
-            base_rate: 1.0,
-            epochs: 20,
+            base_rate: BASE,
+            final_fraction: FRACTION,
+            total_steps: STEPS,
         };
-        let rates: Vec<f32> = (0..20).map(|epoch| schedule.rate(epoch)).collect();
-        assert!(rates[..12].iter().all(|&rate| rate == 1.0));
-        assert!(rates[12..17].iter().all(|&rate| rate == DROP_FACTOR));
-        assert!(
-            rates[17..]
-                .iter()
-                .all(|&rate| rate == DROP_FACTOR * DROP_FACTOR)
-        );
+        let rates: Vec<f32> = (0..STEPS).map(|step| schedule.rate(step)).collect();
+        assert_eq!(rates[0], BASE);
+        assert!((rates[rates.len() - 1] - BASE * FRACTION).abs() < 1e-9);
+        assert!(rates.windows(2).all(|pair| pair[1] <= pair[0]));
+        let halfway = BASE * (1.0 + FRACTION) / 2.0;
+        assert!((schedule.rate(STEPS / 2) - halfway).abs() < 1e-5 * BASE);
+        assert_eq!(schedule.rate(STEPS + 10), rates[rates.len() - 1]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The training loop's arithmetic: the loss, one epoch of mini-batch AdamW
-//! steps, and the validation loss, all spread over threads.
+//! The training loop's arithmetic: the loss, one pass of mini-batch AdamW
+//! steps over a set of samples (each step at its schedule's rate), and the
+//! validation loss, all spread over threads.
 //!
 //! Each batch is cut into one contiguous slice per thread; every thread
 //! runs the forward and backward passes of its slice into a gradient of
@@ -11,7 +12,7 @@
 
 use crate::data::Sample;
 use crate::model::FloatNetwork;
-use crate::optimizer::AdamW;
+use crate::optimizer::{AdamW, Schedule};
 
 /// Mean squared error between win probabilities: the network's output
 /// through a sigmoid against a blend of the search score's (through the
@@ -78,9 +79,10 @@ impl Trainer {
     }
 
     /// One pass over `samples` in their order, one optimiser step per
-    /// batch at learning rate `rate`; returns the mean training loss
-    /// (each batch's loss measured before its step).
-    pub fn train_epoch(&mut self, samples: &[Sample], rate: f32) -> f64 {
+    /// batch at the rate `schedule` gives the optimiser's step count;
+    /// returns the mean training loss (each batch's loss measured before
+    /// its step).
+    pub fn train_pass(&mut self, samples: &[Sample], schedule: &Schedule) -> f64 {
         let mut loss_sum = 0.0;
         for batch in samples.chunks(self.settings.batch_size.max(1)) {
             let (batch_loss, used) = self.batch_gradient(batch);
@@ -92,6 +94,7 @@ impl Trainer {
                 total.add(other);
             }
             total.scale(1.0 / batch.len() as f32);
+            let rate = schedule.rate(self.optimizer.steps);
             self.optimizer
                 .step(&mut self.network, total, rate, self.settings.weight_decay);
             self.network.clip();
@@ -276,6 +279,11 @@ mod tests {
     fn training_on_material_balance_lowers_the_loss() {
         const EPOCHS: usize = 6;
         const RATE: f32 = 0.002;
+        const CONSTANT: Schedule = Schedule {
+            base_rate: RATE,
+            final_fraction: 1.0,
+            total_steps: 1,
+        };
         let mut samples = material_samples(24000, 3);
         let validation = samples.split_off(20000);
         let settings = Settings {
@@ -287,7 +295,7 @@ mod tests {
         let mut trainer = Trainer::new(FloatNetwork::initial(9), AdamW::default(), settings);
         let before = mean_loss(&trainer.network, &LOSS, &validation, 2);
         for _ in 0..EPOCHS {
-            trainer.train_epoch(&samples, RATE);
+            trainer.train_pass(&samples, &CONSTANT);
         }
         let after = mean_loss(&trainer.network, &LOSS, &validation, 2);
         assert!(after < 0.5 * before, "validation loss {before} -> {after}");
