@@ -250,6 +250,10 @@ impl Engine {
         for line in self.config.defaults.uci_lines() {
             output::send(&line);
         }
+        output::send(&format!(
+            "info string network {}",
+            nnue::active().identity()
+        ));
         output::send("uciok");
         for error in &self.config.errors {
             output::error(&format!("{}: {error}", crate::config::FILE_NAME));
@@ -311,12 +315,13 @@ impl Engine {
                     }
                 }
                 output::send(&format!(
-                    "info string EvalFile: evaluating with {}",
+                    "info string EvalFile: evaluating with {} (network {})",
                     if path.is_empty() {
                         "the embedded network"
                     } else {
                         path
-                    }
+                    },
+                    nnue::active().identity()
                 ));
                 // The position's accumulator and the table's static
                 // evaluations belong to the old network.

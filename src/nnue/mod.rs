@@ -19,7 +19,7 @@ mod accumulator;
 mod network;
 
 pub use accumulator::Accumulator;
-pub use network::{Network, QuantisedNetwork, active, set_active};
+pub use network::{Network, QuantisedNetwork, active, identity, set_active};
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 

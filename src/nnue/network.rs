@@ -24,12 +24,25 @@
 
 use std::sync::{LazyLock, RwLock};
 
-use super::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT};
+use sha2::{Digest, Sha256};
+
+use super::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA};
 
 const MAGIC: &[u8; 4] = b"RKNN";
 const HEADER_BYTES: usize = 8;
 /// The network shipped inside the binary.
 const EMBEDDED_BYTES: &[u8] = include_bytes!("../../networks/default.nnue");
+/// Hex digits of a network file's SHA-256 that name it.
+const IDENTITY_HEX_DIGITS: usize = 12;
+/// Most pieces on a board: the most weight rows an accumulator sums.
+const MAX_PIECES: usize = 32;
+
+// The output layer sums each perspective's HIDDEN terms of
+// clamp(x, 0, QA)² · weight in an i32 (see `accumulator::screlu_dot`).
+const _: () = assert!(
+    (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) * (HIDDEN as i64) <= i32::MAX as i64,
+    "the output layer's i32 sum could overflow at this width"
+);
 
 /// A network's weights as the engine uses them.
 pub struct Network {
@@ -39,11 +52,13 @@ pub struct Network {
     /// `[0]` weighs the side to move's accumulator, `[1]` the other's.
     pub(super) output_weights: [[i16; HIDDEN]; 2],
     pub(super) output_bias: i16,
+    /// The first hex digits of the file's SHA-256: the network's name.
+    identity: String,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}x2->1)")
+        write!(f, "Network({INPUTS}->{HIDDEN}x2->1, {})", self.identity)
     }
 }
 
@@ -120,6 +135,13 @@ impl QuantisedNetwork {
                 "network has output weights beyond ±{MAX_OUTPUT_WEIGHT}"
             ));
         }
+        if let Some(neuron) = overflowing_neuron(&feature_weights, &feature_bias) {
+            return Err(format!(
+                "hidden neuron {neuron}'s bias and {MAX_PIECES} largest weights could pass \
+                 ±{} in the 16-bit accumulator",
+                i16::MAX
+            ));
+        }
         Ok(QuantisedNetwork {
             feature_weights,
             feature_bias,
@@ -127,6 +149,33 @@ impl QuantisedNetwork {
             output_bias,
         })
     }
+}
+
+/// The first hidden neuron whose accumulator could leave the `i16` range
+/// on some board: its bias and the [`MAX_PIECES`] weights of largest
+/// magnitude (a bound on any board's sum, as a board has at most that many
+/// pieces). The accumulator's arithmetic wraps, so only the sums of real
+/// boards must fit, not the steps of an update.
+fn overflowing_neuron(feature_weights: &[i16], feature_bias: &[i16]) -> Option<usize> {
+    (0..HIDDEN).find(|&neuron| {
+        let mut magnitudes: Vec<i32> = feature_weights[neuron..]
+            .iter()
+            .step_by(HIDDEN)
+            .map(|&w| i32::from(w).abs())
+            .collect();
+        magnitudes.sort_unstable_by(|a, b| b.cmp(a));
+        let worst: i32 =
+            i32::from(feature_bias[neuron]).abs() + magnitudes.iter().take(MAX_PIECES).sum::<i32>();
+        worst > i32::from(i16::MAX)
+    })
+}
+
+/// The name of a network file: the first [`IDENTITY_HEX_DIGITS`] hex
+/// digits of its SHA-256 (`networks/README.md` names networks so).
+pub fn identity(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    hex[..IDENTITY_HEX_DIGITS].to_string()
 }
 
 impl From<QuantisedNetwork> for Network {
@@ -147,11 +196,17 @@ impl From<QuantisedNetwork> for Network {
                 row(&quantised.output_weights[HIDDEN..]),
             ],
             output_bias: quantised.output_bias,
+            identity: identity(&quantised.to_bytes()),
         }
     }
 }
 
 impl Network {
+    /// The network's name: the first hex digits of its file's SHA-256.
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
     /// Reads a network file, saying what is wrong with one that does not fit.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         QuantisedNetwork::from_bytes(bytes).map(Network::from)
@@ -230,6 +285,33 @@ mod tests {
     fn the_embedded_network_loads() {
         assert_eq!(EMBEDDED_BYTES.len(), FILE_BYTES);
         let _ = *EMBEDDED;
+    }
+
+    #[test]
+    fn a_network_is_named_by_its_files_sha256() {
+        // sha256("abc") = ba7816bf8f01cfea414140de5dae2223…
+        assert_eq!(identity(b"abc"), "ba7816bf8f01");
+        assert_eq!(EMBEDDED.identity(), identity(EMBEDDED_BYTES));
+        assert_eq!(EMBEDDED.identity().len(), IDENTITY_HEX_DIGITS);
+    }
+
+    #[test]
+    fn weights_that_could_overflow_the_accumulator_are_refused() {
+        let mut quantised = QuantisedNetwork::from_bytes(EMBEDDED_BYTES).unwrap();
+        // 32 pieces' rows of 1,100 in one neuron, with a bias of 0: the
+        // sum could reach 35,200.
+        let neuron = 17;
+        quantised.feature_bias[neuron] = 0;
+        for feature in 0..MAX_PIECES {
+            quantised.feature_weights[feature * HIDDEN + neuron] = 1_100;
+        }
+        let refused = Network::from_bytes(&quantised.to_bytes()).unwrap_err();
+        assert!(refused.contains("neuron 17"), "{refused}");
+        // 1,000 each (32,000 in all) fits.
+        for feature in 0..MAX_PIECES {
+            quantised.feature_weights[feature * HIDDEN + neuron] = 1_000;
+        }
+        assert!(Network::from_bytes(&quantised.to_bytes()).is_ok());
     }
 
     #[test]

@@ -181,7 +181,11 @@ fn worker(
             .fetch_add(game.plies.len() as u64, Ordering::Relaxed)
             + game.plies.len() as u64;
         progress.nodes.fetch_add(nodes, Ordering::Relaxed);
-        let unscored = game.plies.iter().filter(|p| p.white_score.is_none()).count();
+        let unscored = game
+            .plies
+            .iter()
+            .filter(|p| p.white_score.is_none())
+            .count();
         progress
             .unscored
             .fetch_add(unscored as u64, Ordering::Relaxed);
