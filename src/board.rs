@@ -20,13 +20,21 @@
 //! (twofold); a position that only repeats game history needs two earlier
 //! occurrences (threefold). A null move is no move of the game: positions
 //! before it cannot repeat after it, so the scan stops there.
+//!
+//! Reading a position and a move from text ([`parse_fen`], [`parse_move`])
+//! lives here too, below every layer that reads them (the protocol, the
+//! tools, the tests).
 
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingSide, Chess, Color, EnPassantMode, File, Move, Piece, Position, Role, Square,
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, Piece, Position,
+    PositionError, Square,
 };
 
 use crate::nnue::{self, Accumulator, Network};
+use crate::piece_changes::PieceChanges;
 
 /// The halfmove clock at which the fifty-move rule draws (FIDE 9.3: fifty
 /// moves of each side without a capture or a pawn move).
@@ -182,81 +190,6 @@ fn castling_key(pos: &Chess) -> u64 {
     key
 }
 
-/// The pieces a move takes off the board and puts on it: what both the
-/// Zobrist key and the network's accumulator must learn of a move.
-#[derive(Clone, Copy, Debug)]
-pub struct PieceChanges {
-    removed: [(Square, Piece); 2],
-    removed_count: usize,
-    added: [(Square, Piece); 2],
-    added_count: usize,
-}
-
-impl PieceChanges {
-    /// The changes of the legal move `m` played by `mover`.
-    pub fn of(m: Move, mover: Color) -> PieceChanges {
-        const UNUSED: (Square, Piece) = (Square::A1, Role::Pawn.of(Color::White));
-        let mut changes = PieceChanges {
-            removed: [UNUSED; 2],
-            removed_count: 0,
-            added: [UNUSED; 2],
-            added_count: 0,
-        };
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                changes.remove(from, role.of(mover));
-                if let Some(victim) = capture {
-                    changes.remove(to, victim.of(!mover));
-                }
-                changes.add(to, promotion.unwrap_or(role).of(mover));
-            }
-            Move::EnPassant { from, to } => {
-                changes.remove(from, Role::Pawn.of(mover));
-                changes.remove(
-                    Square::from_coords(to.file(), from.rank()),
-                    Role::Pawn.of(!mover),
-                );
-                changes.add(to, Role::Pawn.of(mover));
-            }
-            Move::Castle { king, rook } => {
-                // Chess960: the king may land where the rook stood, so both
-                // leave before both arrive.
-                let side = CastlingSide::from_king_side(king < rook);
-                changes.remove(king, Role::King.of(mover));
-                changes.remove(rook, Role::Rook.of(mover));
-                changes.add(side.king_to(mover), Role::King.of(mover));
-                changes.add(side.rook_to(mover), Role::Rook.of(mover));
-            }
-            Move::Put { role, to } => changes.add(to, role.of(mover)),
-        }
-        changes
-    }
-
-    pub fn removed(&self) -> &[(Square, Piece)] {
-        &self.removed[..self.removed_count]
-    }
-
-    pub fn added(&self) -> &[(Square, Piece)] {
-        &self.added[..self.added_count]
-    }
-
-    fn remove(&mut self, square: Square, piece: Piece) {
-        self.removed[self.removed_count] = (square, piece);
-        self.removed_count += 1;
-    }
-
-    fn add(&mut self, square: Square, piece: Piece) {
-        self.added[self.added_count] = (square, piece);
-        self.added_count += 1;
-    }
-}
-
 /// Keys of all positions of the game so far, then of the search path.
 #[derive(Clone, Debug, Default)]
 pub struct KeyHistory {
@@ -329,6 +262,24 @@ impl KeyHistory {
         }
         false
     }
+}
+
+/// Parses a FEN into a playable position, with an error that says what is
+/// wrong. A check that no legal move could have given (two sliders on one
+/// line, say) is accepted, as perft suites and other engines do: the rules
+/// still apply to such a position.
+pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
+    let fen: Fen = text.trim().parse().map_err(|e| format!("{e}"))?;
+    fen.into_position(mode)
+        .or_else(PositionError::ignore_impossible_check)
+        .map_err(|e| format!("{e}"))
+}
+
+/// Parses a UCI move and checks that it is legal in `pos`.
+pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
+    let uci: UciMove = text.parse().map_err(|_| "not a UCI move".to_string())?;
+    uci.to_move(pos)
+        .map_err(|_| "illegal in this position".to_string())
 }
 
 #[cfg(test)]

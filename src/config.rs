@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::uci::options::{self, Kind, Options};
+use crate::options::{self, Kind, Options};
 
 pub const FILE_NAME: &str = "engine.toml";
 

@@ -18,20 +18,19 @@ use std::time::Instant;
 
 use crossbeam::channel::Receiver;
 use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use crate::board::Board;
+use crate::board::{Board, parse_fen, parse_move};
 use crate::config::Config;
 use crate::eval::evaluate;
 use crate::nnue::{self, Network};
+use crate::options::{self, Change, MIN_HASH_MB, Options};
 use crate::output;
 use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
 use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
 use crate::uci::command::{Command, Go};
 use crate::uci::format::UciReporter;
-use crate::uci::options::{self, Change, MIN_HASH_MB, Options};
 use crate::{bench, perft, wdl};
 
 pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
@@ -247,7 +246,7 @@ impl Engine {
     fn uci(&self) {
         output::send(&format!("id name {NAME}"));
         output::send(&format!("id author {AUTHOR}"));
-        for line in self.config.defaults.uci_lines() {
+        for line in crate::uci::options::option_lines(&self.config.defaults) {
             output::send(&line);
         }
         output::send(&format!(
@@ -389,7 +388,7 @@ impl Engine {
                 root_moves = chosen;
             }
         }
-        let tablebase = TbConfig::new(&self.tablebases, &self.options);
+        let tablebase = TbConfig::new(&self.tablebases, self.options.probe_settings());
         let mut root_tb_hits = 0;
         if let Some(ranking) = tablebase
             .as_ref()
@@ -458,22 +457,4 @@ fn tell(report: &LoadReport) {
     for note in &report.notes {
         output::send(&format!("info string {note}"));
     }
-}
-
-/// Parses a FEN into a playable position, with an error that says what is
-/// wrong. A check that no legal move could have given (two sliders on one
-/// line, say) is accepted, as perft suites and other engines do: the rules
-/// still apply to such a position.
-pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
-    let fen: Fen = text.trim().parse().map_err(|e| format!("{e}"))?;
-    fen.into_position(mode)
-        .or_else(PositionError::ignore_impossible_check)
-        .map_err(|e| format!("{e}"))
-}
-
-/// Parses a UCI move and checks that it is legal in `pos`.
-pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
-    let uci: UciMove = text.parse().map_err(|_| "not a UCI move".to_string())?;
-    uci.to_move(pos)
-        .map_err(|_| "illegal in this position".to_string())
 }

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use shakmaty::{CastlingMode, Chess};
 
+use rookery::board::parse_fen;
 use rookery::config::Config;
-use rookery::engine::{Engine, parse_fen};
+use rookery::engine::Engine;
 use rookery::selfplay::record::GameReader;
 use rookery::{bench, perft, selfplay, uci};
 

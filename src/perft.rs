@@ -12,7 +12,7 @@ use std::time::Instant;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::board::Board;
-use crate::uci::format::nodes_per_second;
+use crate::rate::nodes_per_second;
 
 /// Leaf nodes of `board` at `depth`.
 pub fn perft(board: &Board, depth: u32) -> u64 {

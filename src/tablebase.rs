@@ -31,7 +31,6 @@ use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, MaybeRounded, SyzygyError, Tablebase, Wdl};
 
 use crate::board::FIFTY_MOVE_HALFMOVES;
-use crate::uci::options::Options;
 
 /// Extension of the win-draw-loss tables (one per material signature).
 const WDL_EXTENSION: &str = "rtbw";
@@ -201,16 +200,28 @@ pub struct TbConfig {
     pub rule50: bool,
 }
 
+/// How a search probes, as the options `SyzygyProbeLimit`,
+/// `SyzygyProbeDepth` and `Syzygy50MoveRule` set it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeSettings {
+    /// Positions with more pieces are not probed.
+    pub probe_limit: usize,
+    /// Least remaining depth at which the search probes.
+    pub probe_depth: i32,
+    /// Whether wins and losses the fifty-move rule spoils count as draws.
+    pub rule50: bool,
+}
+
 impl TbConfig {
-    /// The configuration for `options`, or `None` when nothing would ever
-    /// be probed (no tables, or `SyzygyProbeLimit` 0).
-    pub fn new(tables: &Arc<Tablebases>, options: &Options) -> Option<TbConfig> {
-        let max_pieces = tables.max_pieces().min(options.syzygy_probe_limit);
+    /// The configuration for `settings`, or `None` when nothing would ever
+    /// be probed (no tables, or a probe limit of 0).
+    pub fn new(tables: &Arc<Tablebases>, settings: ProbeSettings) -> Option<TbConfig> {
+        let max_pieces = tables.max_pieces().min(settings.probe_limit);
         (max_pieces > 0).then(|| TbConfig {
             tables: Arc::clone(tables),
             max_pieces,
-            probe_depth: options.syzygy_probe_depth,
-            rule50: options.syzygy_50_move_rule,
+            probe_depth: settings.probe_depth,
+            rule50: settings.rule50,
         })
     }
 

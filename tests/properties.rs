@@ -3,8 +3,8 @@
 //! incremental Zobrist key.
 
 use proptest::prelude::*;
+use rookery::board::parse_fen;
 use rookery::board::{Board, full_key};
-use rookery::engine::parse_fen;
 use rookery::score::{MATE, MATE_BOUND, MAX_PLY};
 use rookery::tt::{Bound, PackedMove, TranspositionTable, TtStore};
 use shakmaty::fen::Fen;

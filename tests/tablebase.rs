@@ -10,12 +10,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rookery::board::Board;
-use rookery::engine::parse_fen;
+use rookery::board::parse_fen;
+use rookery::options::Options;
 use rookery::score::{MATE_BOUND, TB_WIN, TB_WIN_BOUND};
 use rookery::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
 use rookery::tablebase::{Tablebases, TbConfig};
 use rookery::tt::TranspositionTable;
-use rookery::uci::options::Options;
 use shakmaty::{CastlingMode, Chess, Position};
 use shakmaty_syzygy::Wdl;
 
@@ -43,7 +43,7 @@ fn tables() -> Arc<Tablebases> {
 
 /// The search configuration for the default options.
 fn config(tables: &Arc<Tablebases>) -> TbConfig {
-    TbConfig::new(tables, &Options::default()).expect("tables to probe")
+    TbConfig::new(tables, Options::default().probe_settings()).expect("tables to probe")
 }
 
 /// A silent one-thread search of `board` to `depth`; returns the result and
@@ -119,7 +119,7 @@ fn bad_directories_are_reported_and_the_good_ones_kept() {
         report.notes,
         vec!["Syzygy: no tables found; playing without tablebases"]
     );
-    assert!(TbConfig::new(&Arc::new(tables), &Options::default()).is_none());
+    assert!(TbConfig::new(&Arc::new(tables), Options::default().probe_settings()).is_none());
 
     let (tables, report) = Tablebases::load("");
     assert_eq!(tables.max_pieces(), 0);
@@ -132,7 +132,7 @@ fn probe_limit_zero_turns_the_tables_off() {
         syzygy_probe_limit: 0,
         ..Options::default()
     };
-    assert!(TbConfig::new(&tables(), &options).is_none());
+    assert!(TbConfig::new(&tables(), options.probe_settings()).is_none());
 }
 
 // ---------------------------------------------------------------------------

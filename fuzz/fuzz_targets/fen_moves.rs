@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rookery::board::{Board, full_key};
-use rookery::engine::{parse_fen, parse_move};
+use rookery::board::{parse_fen, parse_move};
 use shakmaty::CastlingMode;
 
 fuzz_target!(|data: &[u8]| {

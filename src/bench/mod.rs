@@ -19,11 +19,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Position};
 
-use crate::board::Board;
-use crate::engine::parse_fen;
+use crate::board::{Board, parse_fen};
+use crate::rate::nodes_per_second;
 use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool};
 use crate::tt::TranspositionTable;
-use crate::uci::format::nodes_per_second;
 
 pub const DEFAULT_DEPTH: i32 = 11;
 pub const DEFAULT_HASH_MB: usize = 16;

@@ -9,7 +9,7 @@
 use shakmaty::{Color, Piece, Square};
 
 use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
-use crate::board::PieceChanges;
+use crate::piece_changes::PieceChanges;
 use crate::score::MAX_EVAL;
 
 /// The first layer's output seen from White and from Black.

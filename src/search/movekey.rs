@@ -75,7 +75,7 @@ impl MoveKey {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::parse_fen;
+    use crate::board::parse_fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
     /// Every move of several positions, Chess960 castling and en passant

@@ -286,7 +286,7 @@ fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move, key
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::parse_fen;
+    use crate::board::parse_fen;
     use crate::search::history::Tried;
     use shakmaty::{CastlingMode, Square};
 

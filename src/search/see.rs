@@ -99,7 +99,7 @@ fn cheapest(pieces: &shakmaty::Board, attackers: Bitboard) -> Option<(Role, shak
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::parse_fen;
+    use crate::board::parse_fen;
     use shakmaty::CastlingMode;
     use shakmaty::uci::UciMove;
 

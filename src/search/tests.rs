@@ -14,7 +14,7 @@ use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::{JobSpec, Limits, SearchJob, Searcher, Silent, ThreadResult, budget};
 use crate::board::Board;
-use crate::engine::parse_fen;
+use crate::board::parse_fen;
 use crate::score::{DRAW, INFINITY, mate_in};
 use crate::tt::TranspositionTable;
 

@@ -400,7 +400,7 @@ fn bound_follows_the_window() {
 
 #[test]
 fn packed_moves_unpack_to_the_same_legal_move() {
-    use crate::engine::parse_fen;
+    use crate::board::parse_fen;
     use shakmaty::CastlingMode;
     for (fen, mode) in [
         (

@@ -11,25 +11,15 @@
 //! written in UCI notation, castling as king-takes-rook only under
 //! `UCI_Chess960`.
 
-use std::time::Duration;
-
 use shakmaty::{CastlingMode, Move};
 
 use crate::output;
+use crate::rate::nodes_per_second;
 use crate::score::{is_mate, mate_moves};
 use crate::search::{Iteration, Reporter};
 use crate::wdl::Wdl;
 
 /// `cp N` or `mate N`.
-const NANOS_PER_SECOND: u128 = 1_000_000_000;
-
-/// Nodes per second over `elapsed` (a zero time counts as a nanosecond),
-/// as `info … nps`, `bench` and `perft` report it.
-pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
-    let per_second = u128::from(nodes) * NANOS_PER_SECOND / elapsed.as_nanos().max(1);
-    u64::try_from(per_second).unwrap_or(u64::MAX)
-}
-
 pub fn score(score: i32) -> String {
     if is_mate(score) {
         format!("mate {}", mate_moves(score))
@@ -111,17 +101,5 @@ pub fn bestmove(best: Move, ponder: Option<Move>, mode: CastlingMode) -> String 
             move_text(reply, mode)
         ),
         None => format!("bestmove {}", move_text(best, mode)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nodes_per_second_counts_a_zero_time_as_a_nanosecond() {
-        assert_eq!(nodes_per_second(3_000, Duration::from_millis(2)), 1_500_000);
-        assert_eq!(nodes_per_second(7, Duration::ZERO), 7_000_000_000);
-        assert_eq!(nodes_per_second(u64::MAX, Duration::ZERO), u64::MAX);
     }
 }
