@@ -3,8 +3,11 @@
 
     python3 scripts/fit_wdl.py games.pgn [more.pgn ...] [--player Rookery]
 
-Every move comment written by `match.py` (``+0.35/12 0.250s``) gives the
-mover's score in centipawns; the game's result gives the mover's outcome.
+Every move comment that fastchess writes (``-0.35/12 0.250s``: score in
+pawns from the mover's view, depth, time; ``0.00`` unsigned, mates as
+``+M3``, which are left out) gives the mover's score in centipawns; the
+game's result gives the mover's outcome. Games of the retired `match.py`
+carry the same comments.
 The model is Stockfish's: with `v` the score and `m` the material on the
 board (pawn 1, knight and bishop 3, rook 5, queen 9, clamped to 17..78),
 
@@ -27,7 +30,7 @@ import re
 import chess
 import chess.pgn
 
-COMMENT = re.compile(r"^([+-])(\d+\.\d+)/\d+")
+COMMENT = re.compile(r"^([+-]?\d+\.\d+)/\d+")
 MATERIAL = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 MATERIAL_MIN, MATERIAL_MAX, MATERIAL_SCALE = 17, 78, 58
 #: Scores beyond this are decided games; they teach the model nothing.
@@ -38,6 +41,13 @@ BUCKETS = [-400, -200, -100, -50, -20, 20, 50, 100, 200, 400]
 def material(board: chess.Board) -> int:
     count = sum(MATERIAL[p.piece_type] for p in board.piece_map().values() if p.piece_type in MATERIAL)
     return min(max(count, MATERIAL_MIN), MATERIAL_MAX)
+
+
+def comment_score(comment: str) -> int | None:
+    """The mover's score in centipawns from a move comment, or None
+    (a mate score, a book move, no comment)."""
+    match = COMMENT.match(comment)
+    return round(float(match.group(1)) * 100) if match else None
 
 
 def samples(paths: list[str], player: str | None):
@@ -53,12 +63,10 @@ def samples(paths: list[str], player: str | None):
                 for node in game.mainline():
                     mover = board.turn
                     name = game.headers.get("White" if mover == chess.WHITE else "Black", "")
-                    match = COMMENT.match(node.comment or "")
-                    if match and (player is None or player in name):
-                        score = round(float(match.group(2)) * 100) * (1 if match.group(1) == "+" else -1)
-                        if abs(score) <= MAX_SCORE:
-                            points = white_points if mover == chess.WHITE else 1.0 - white_points
-                            yield score, material(board) / MATERIAL_SCALE, points
+                    score = comment_score(node.comment)
+                    if score is not None and abs(score) <= MAX_SCORE and (player is None or player in name):
+                        points = white_points if mover == chess.WHITE else 1.0 - white_points
+                        yield score, material(board) / MATERIAL_SCALE, points
                     board.push(node.move)
 
 
