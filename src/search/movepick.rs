@@ -284,6 +284,9 @@ fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move, key
 }
 
 #[cfg(test)]
+mod perft;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::parse_fen;
