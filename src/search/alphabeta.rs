@@ -250,7 +250,7 @@ impl Searcher {
         let hit = if excluded.is_some() {
             None
         } else {
-            job.tt.probe(board.key(), ply)
+            job.tt.probe(board.key(), ply, board.halfmoves())
         };
         if let Some(hit) = hit
             && !is_pv

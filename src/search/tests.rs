@@ -183,7 +183,10 @@ fn multipv_lines_after_the_first_leave_its_table_entry_alone() {
     let job = job(root.clone(), keys, Limits::depth(6), 4);
     let result = search(&job).unwrap();
     assert_eq!(result.pv[0].to_string(), "Rd1xd5", "{result:?}");
-    let hit = job.tt.probe(root.key(), 0).expect("the root is stored");
+    let hit = job
+        .tt
+        .probe(root.key(), 0, root.halfmoves())
+        .expect("the root is stored");
     assert!(hit.best_move.matches(result.pv[0]), "{result:?} {hit:?}");
 }
 
