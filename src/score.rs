@@ -57,6 +57,12 @@ pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
+/// Whether `score` is a proven result, a mate or a tablebase win or loss,
+/// rather than an evaluation.
+pub const fn is_decisive(score: i32) -> bool {
+    score >= TB_WIN_BOUND || score <= -TB_WIN_BOUND
+}
+
 /// Score of the side to move when the tables say it wins, at `ply`.
 pub const fn tb_win_in(ply: usize) -> i32 {
     TB_WIN - ply as i32
@@ -168,8 +174,11 @@ mod tests {
         assert!(tb_win_in(0) < mate_in(MAX_PLY));
         assert!(tb_win_in(MAX_PLY) == TB_WIN_BOUND);
         assert!(tb_loss_in(3) == -tb_win_in(3));
+        assert!(!is_decisive(MAX_EVAL) && !is_decisive(-MAX_EVAL));
         for ply in 0..=MAX_PLY {
             assert!(!is_mate(tb_win_in(ply)) && !is_mate(tb_loss_in(ply)));
+            assert!(is_decisive(tb_win_in(ply)) && is_decisive(tb_loss_in(ply)));
+            assert!(is_decisive(mate_in(ply)) && is_decisive(mated_in(ply)));
             assert!(tb_win_in(ply) > tb_win_in(ply + 1));
         }
     }

@@ -553,11 +553,7 @@ impl Searcher {
                 Bound::Upper => best_score < static_eval,
                 Bound::Exact => true,
             };
-            if !in_check
-                && evaluation_erred
-                && !is_mate(best_score)
-                && best_move.is_none_or(|m| !is_tactical(m))
-            {
+            if !in_check && evaluation_erred && best_move.is_none_or(|m| !is_tactical(m)) {
                 self.correction.update(board, depth, raw_eval, best_score);
             }
         }
