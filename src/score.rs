@@ -12,6 +12,11 @@
 //! a nearer one is preferred. The band is `MAX_PLY` wide, down to
 //! `TB_WIN_BOUND`. All scores fit an `i16`, which the transposition table
 //! relies on.
+//!
+//! The table keeps mates and tablebase wins as distances from the node
+//! ([`to_table`], [`from_table`]); read back where the fifty-move counter
+//! leaves too few plies to reach them, they are only "winning", the best
+//! score short of a proven win.
 
 /// Deepest ply the search can reach; bounds the per-ply tables.
 pub const MAX_PLY: usize = 128;
@@ -32,6 +37,9 @@ pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// The largest static evaluation, raw or corrected: just below the
 /// tablebase wins, so that no evaluation passes for one.
 pub const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
+/// A mate or tablebase win from the table that the fifty-move rule may
+/// spoil: as good as the best evaluation, short of every proven win.
+const UNPROVEN_WIN: i32 = TB_WIN_BOUND - 1;
 /// Larger than any real score: the initial alpha-beta window.
 pub const INFINITY: i32 = MATE + 1;
 
@@ -47,6 +55,12 @@ pub const fn mate_in(ply: usize) -> i32 {
 
 pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
+}
+
+/// Whether `score` is a proven result, a mate or a tablebase win or loss,
+/// rather than an evaluation.
+pub const fn is_decisive(score: i32) -> bool {
+    score >= TB_WIN_BOUND || score <= -TB_WIN_BOUND
 }
 
 /// Score of the side to move when the tables say it wins, at `ply`.
@@ -83,29 +97,42 @@ pub const fn to_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// The inverse of [`to_table`] for a node at `ply`. A tablebase win met
-/// so deep that its distance from the root passes `MAX_PLY` stays a
-/// tablebase win (at `TB_WIN_BOUND`) rather than pass for an evaluation.
-pub const fn from_table(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else if score >= TB_WIN_BOUND {
-        let score = score - ply;
-        if score < TB_WIN_BOUND {
-            TB_WIN_BOUND
-        } else {
-            score
-        }
+/// The inverse of [`to_table`] for a node at `ply` with
+/// `fifty_move_plies_left` half-moves before the fifty-move rule draws.
+///
+/// A mate or tablebase win farther from the node than those plies was
+/// found with a younger fifty-move counter and may be a draw now: it comes
+/// back as [`UNPROVEN_WIN`] (a loss as its negation), as Stockfish does.
+/// A mate is spoilt only past them, since a mate on the hundredth
+/// half-move still counts; so is a tablebase win, which is reached by a
+/// capture or pawn move. A proven result met so deep that its distance
+/// from the root passes `MAX_PLY` stays in its band, at the farthest mate
+/// (`MATE_BOUND`) or tablebase win (`TB_WIN_BOUND`), rather than pass for
+/// a lesser score.
+pub const fn from_table(score: i32, ply: usize, fifty_move_plies_left: u32) -> i32 {
+    if score >= TB_WIN_BOUND {
+        win_from_table(score, ply, fifty_move_plies_left)
     } else if score <= -TB_WIN_BOUND {
-        let score = score + ply;
-        if score > -TB_WIN_BOUND {
-            -TB_WIN_BOUND
-        } else {
-            score
-        }
+        -win_from_table(-score, ply, fifty_move_plies_left)
+    } else {
+        score
+    }
+}
+
+/// [`from_table`] for a mate or tablebase win of the side to move.
+const fn win_from_table(score: i32, ply: usize, fifty_move_plies_left: u32) -> i32 {
+    let (best, band_floor) = if score >= MATE_BOUND {
+        (MATE, MATE_BOUND)
+    } else {
+        (TB_WIN, TB_WIN_BOUND)
+    };
+    let plies_from_node = (best - score).unsigned_abs();
+    if plies_from_node > fifty_move_plies_left {
+        return UNPROVEN_WIN;
+    }
+    let score = score - ply as i32;
+    if score < band_floor {
+        band_floor
     } else {
         score
     }
@@ -114,6 +141,10 @@ pub const fn from_table(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Plies left before the fifty-move rule at a node: more than any
+    /// distance to a mate or tablebase win in these tests.
+    const CLOCK_FAR_FROM_FIFTY: u32 = u32::MAX;
 
     #[test]
     fn mate_moves_counts_full_moves() {
@@ -126,13 +157,16 @@ mod tests {
     #[test]
     fn table_conversion_round_trips_and_moves_mates() {
         for score in [0, 57, -300, mate_in(5), mated_in(8)] {
-            assert_eq!(from_table(to_table(score, 9), 9), score);
+            assert_eq!(
+                from_table(to_table(score, 9), 9, CLOCK_FAR_FROM_FIFTY),
+                score
+            );
         }
         // Mate in 5 plies found at ply 3 is a mate 2 plies from that node;
         // met again at ply 7 it is a mate 9 plies from the root.
         let stored = to_table(mate_in(5), 3);
         assert_eq!(stored, mate_in(2));
-        assert_eq!(from_table(stored, 7), mate_in(9));
+        assert_eq!(from_table(stored, 7, CLOCK_FAR_FROM_FIFTY), mate_in(9));
     }
 
     #[test]
@@ -140,8 +174,11 @@ mod tests {
         assert!(tb_win_in(0) < mate_in(MAX_PLY));
         assert!(tb_win_in(MAX_PLY) == TB_WIN_BOUND);
         assert!(tb_loss_in(3) == -tb_win_in(3));
+        assert!(!is_decisive(MAX_EVAL) && !is_decisive(-MAX_EVAL));
         for ply in 0..=MAX_PLY {
             assert!(!is_mate(tb_win_in(ply)) && !is_mate(tb_loss_in(ply)));
+            assert!(is_decisive(tb_win_in(ply)) && is_decisive(tb_loss_in(ply)));
+            assert!(is_decisive(mate_in(ply)) && is_decisive(mated_in(ply)));
             assert!(tb_win_in(ply) > tb_win_in(ply + 1));
         }
     }
@@ -151,13 +188,22 @@ mod tests {
         // A win proven 4 plies below a node at ply 6, met again at ply 2.
         let stored = to_table(tb_win_in(10), 6);
         assert_eq!(stored, tb_win_in(4));
-        assert_eq!(from_table(stored, 6), tb_win_in(10));
-        assert_eq!(from_table(stored, 2), tb_win_in(6));
-        assert_eq!(from_table(to_table(tb_loss_in(9), 9), 9), tb_loss_in(9));
+        assert_eq!(from_table(stored, 6, CLOCK_FAR_FROM_FIFTY), tb_win_in(10));
+        assert_eq!(from_table(stored, 2, CLOCK_FAR_FROM_FIFTY), tb_win_in(6));
+        assert_eq!(
+            from_table(to_table(tb_loss_in(9), 9), 9, CLOCK_FAR_FROM_FIFTY),
+            tb_loss_in(9)
+        );
         assert!(i16::try_from(to_table(tb_win_in(0), MAX_PLY)).is_ok());
         // Met too deep to count the distance, it is still a tablebase win.
-        assert_eq!(from_table(tb_win_in(100), 100), TB_WIN_BOUND);
-        assert_eq!(from_table(tb_loss_in(100), 100), -TB_WIN_BOUND);
+        assert_eq!(
+            from_table(tb_win_in(100), 100, CLOCK_FAR_FROM_FIFTY),
+            TB_WIN_BOUND
+        );
+        assert_eq!(
+            from_table(tb_loss_in(100), 100, CLOCK_FAR_FROM_FIFTY),
+            -TB_WIN_BOUND
+        );
     }
 
     #[test]
@@ -175,10 +221,48 @@ mod tests {
                     assert!(is_mate(score), "{ply} {distance}");
                     let stored = to_table(score, ply);
                     assert!(i16::try_from(stored).is_ok(), "{ply} {distance}");
-                    assert_eq!(from_table(stored, ply), score);
+                    assert_eq!(from_table(stored, ply, CLOCK_FAR_FROM_FIFTY), score);
                     assert_eq!(mate_moves(score), moves);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_mate_too_far_from_the_root_to_count_stays_a_mate() {
+        // Mate 80 plies beyond a node, met again at ply 60: 140 plies from
+        // the root, more than the mate band holds. It is read as the
+        // farthest mate there is, not as a tablebase win.
+        let stored = to_table(mate_in(90), 10);
+        assert_eq!(stored, mate_in(80));
+        let read = from_table(stored, 60, CLOCK_FAR_FROM_FIFTY);
+        assert!(is_mate(read), "{read}");
+        assert_eq!(read, mate_in(MAX_PLY));
+        let read = from_table(-stored, 60, CLOCK_FAR_FROM_FIFTY);
+        assert!(is_mate(read), "{read}");
+        assert_eq!(read, mated_in(MAX_PLY));
+    }
+
+    #[test]
+    fn a_win_the_fifty_move_rule_may_spoil_is_no_proven_win() {
+        // Mate 10 plies beyond a node at ply 3 stands with 10 plies left
+        // before the fifty-move rule (mate on the hundredth half-move
+        // counts), not with 9.
+        let mate = mate_in(10);
+        assert_eq!(from_table(mate, 3, 10), mate_in(13));
+        assert_eq!(from_table(-mate, 3, 10), mated_in(13));
+        // A tablebase win 7 plies away is reached by a capture or pawn
+        // move on the seventh ply, which must come before the rule draws.
+        let tb_win = tb_win_in(7);
+        assert_eq!(from_table(tb_win, 2, 7), tb_win_in(9));
+        assert_eq!(from_table(-tb_win, 2, 7), tb_loss_in(9));
+        for (stored, plies_left) in [(mate, 9), (tb_win, 6), (mate, 0)] {
+            assert_eq!(
+                from_table(stored, 3, plies_left),
+                UNPROVEN_WIN,
+                "{stored} {plies_left}"
+            );
+            assert_eq!(from_table(-stored, 3, plies_left), -UNPROVEN_WIN);
         }
     }
 }

@@ -20,7 +20,9 @@
 //! The packed move is `from | to << 6 | promotion << 12` (promotion as the
 //! shakmaty role number, 0 for none; castling is stored king-takes-rook);
 //! zero means "no move". Bound 0 marks an empty entry, so a zeroed table is
-//! empty. Mate scores are stored relative to the node (`score::to_table`).
+//! empty. Mate scores are stored relative to the node (`score::to_table`)
+//! and read back for the probing node's ply and fifty-move counter
+//! (`score::from_table`).
 //!
 //! # Clusters and indexing
 //! Four entries make a 64-byte cluster aligned to a cache line, so a probe
@@ -46,6 +48,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Role, Square};
 
+use crate::board::FIFTY_MOVE_HALFMOVES;
 use crate::score;
 
 /// Which side of the true score a stored score is.
@@ -355,16 +358,19 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// Looks `key` up, for a node at `ply` (mate scores come back relative
-    /// to the root).
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+    /// Looks `key` up, for a node at `ply` whose fifty-move counter is
+    /// `halfmoves`: mate scores come back relative to the root, and a mate
+    /// or tablebase win too far away for the fifty-move rule as a win
+    /// short of a proven one (`score::from_table`).
+    pub fn probe(&self, key: u64, ply: usize, halfmoves: u32) -> Option<TtHit> {
+        let fifty_move_plies_left = FIFTY_MOVE_HALFMOVES.saturating_sub(halfmoves);
         self.cluster(key).entries.iter().find_map(|entry| {
             let (stored_key, word) = entry.load();
             let data = Data::unpack(word);
             let bound = data.bound?;
             (stored_key == key).then(|| TtHit {
                 best_move: data.best_move,
-                score: score::from_table(i32::from(data.score), ply),
+                score: score::from_table(i32::from(data.score), ply, fifty_move_plies_left),
                 static_eval: i32::from(data.static_eval),
                 depth: i32::from(data.depth),
                 bound,

@@ -3,9 +3,8 @@
 //! incremental Zobrist key.
 
 use proptest::prelude::*;
-use rookery::board::parse_fen;
-use rookery::board::{Board, full_key};
-use rookery::score::{MATE, MATE_BOUND, MAX_PLY};
+use rookery::board::{Board, FIFTY_MOVE_HALFMOVES, full_key, parse_fen};
+use rookery::score::{MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use rookery::tt::{Bound, PackedMove, TranspositionTable, TtStore};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -99,11 +98,17 @@ proptest! {
         ply in 0usize..MAX_PLY,
         bound in prop::sample::select(vec![Bound::Upper, Bound::Lower, Bound::Exact]),
     ) {
-        // A mate score is only possible beyond the ply it is seen at.
-        prop_assume!(score.abs() < MATE_BOUND || MATE - score.abs() >= ply as i32);
+        // A mate or tablebase win is only possible beyond the ply it is
+        // seen at; one further from the node than the fifty-move rule
+        // reaches comes back as no proven win (tested in `score`).
+        let best = if score.abs() >= MATE_BOUND { MATE } else { TB_WIN };
+        let distance = best - score.abs() - ply as i32;
+        prop_assume!(
+            score.abs() < TB_WIN_BOUND || (0..=FIFTY_MOVE_HALFMOVES as i32).contains(&distance)
+        );
         let table = TranspositionTable::new(1).unwrap();
         table.store(key, TtStore { best_move: None, score, static_eval, depth, bound, ply });
-        let hit = table.probe(key, ply).expect("just stored");
+        let hit = table.probe(key, ply, 0).expect("just stored");
         prop_assert_eq!(hit.score, score);
         prop_assert_eq!(hit.static_eval, static_eval);
         prop_assert_eq!(hit.depth, depth);

@@ -141,7 +141,6 @@ fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::evaluate;
     use crate::rng::SplitMix64;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -212,25 +211,5 @@ mod tests {
         let found = incremental_matches_refresh(chess960, 100, 5);
         kinds.iter_mut().zip(found).for_each(|(k, f)| *k += f);
         assert!(kinds.iter().all(|&count| count >= 10), "{kinds:?}");
-    }
-
-    #[test]
-    fn evaluation_equals_that_of_the_colour_flipped_mirror() {
-        let network = Network::random(11);
-        let mut rng = SplitMix64::new(11);
-        let mut pos = Chess::default();
-        for _ in 0..120 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.play_unchecked(rng.choose(&moves));
-            let mirrored: Chess = pos
-                .to_setup(EnPassantMode::Legal)
-                .into_mirrored()
-                .position(CastlingMode::Standard)
-                .unwrap();
-            assert_eq!(evaluate(&network, &pos), evaluate(&network, &mirrored));
-        }
     }
 }

@@ -81,6 +81,8 @@ const SINGULAR_TABLE_DEPTH_MARGIN: i32 = 3;
 const SINGULAR_MARGIN_PER_DEPTH: i32 = 1;
 /// Failing below by this much more extends by two plies (non-PV nodes).
 const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+/// The extension of a table move whose alternatives fall that far short.
+pub(super) const DOUBLE_EXTENSION: i32 = 2;
 /// At most this many double extensions on one path.
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 /// Extensions stop where a path is this many times the root depth long.
@@ -146,6 +148,15 @@ impl Searcher {
             previous: before(1),
             before_previous: before(2),
         }
+    }
+
+    /// Sets the double extensions on the path of the child searched next
+    /// from `ply` with `extension`: the node's own count, one more when
+    /// that child is extended twice. Set before every child, so a sibling
+    /// searched after a doubly extended move is back at the node's count.
+    pub(super) fn enter_child(&mut self, ply: usize, extension: i32) {
+        self.stack[ply + 1].double_extensions =
+            self.stack[ply].double_extensions + u8::from(extension >= DOUBLE_EXTENSION);
     }
 
     /// Whether the static evaluation at `ply` beats the one two plies
@@ -239,7 +250,7 @@ impl Searcher {
         let hit = if excluded.is_some() {
             None
         } else {
-            job.tt.probe(board.key(), ply)
+            job.tt.probe(board.key(), ply, board.halfmoves())
         };
         if let Some(hit) = hit
             && !is_pv
@@ -269,7 +280,6 @@ impl Searcher {
             self.static_evals(board, in_check, hit)
         };
         self.stack[ply].static_eval = static_eval;
-        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         let improving = !in_check && self.improving(ply, static_eval);
 
         if !is_pv && !in_check && excluded.is_none() {
@@ -290,6 +300,7 @@ impl Searcher {
                     + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR)
                         .min(NULL_MOVE_MAX_EVAL_REDUCTION);
                 self.stack[ply].moved = None;
+                self.enter_child(ply, 0);
                 self.keys.push_null(null_board.key());
                 let score = -self.negamax(
                     job,
@@ -343,8 +354,7 @@ impl Searcher {
                     && score < singular_beta - DOUBLE_EXTENSION_MARGIN
                     && doubles < MAX_DOUBLE_EXTENSIONS
                 {
-                    table_move_extension = 2;
-                    self.stack[ply + 1].double_extensions = doubles + 1;
+                    table_move_extension = DOUBLE_EXTENSION;
                 }
             } else if singular_beta >= beta {
                 return singular_beta;
@@ -436,6 +446,7 @@ impl Searcher {
             } else {
                 0
             };
+            self.enter_child(ply, extension);
             let new_depth = depth - 1 + extension;
             let score = if move_number == 1 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
@@ -542,11 +553,7 @@ impl Searcher {
                 Bound::Upper => best_score < static_eval,
                 Bound::Exact => true,
             };
-            if !in_check
-                && evaluation_erred
-                && !is_mate(best_score)
-                && best_move.is_none_or(|m| !is_tactical(m))
-            {
+            if !in_check && evaluation_erred && best_move.is_none_or(|m| !is_tactical(m)) {
                 self.correction.update(board, depth, raw_eval, best_score);
             }
         }

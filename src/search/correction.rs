@@ -8,15 +8,16 @@
 //! and a hash of both sides' pawns, holds a running average of
 //! `search score − raw evaluation`, learnt only from nodes whose result
 //! says which way the evaluation erred (a fail high above it, a fail low
-//! below it, or an exact score) and whose best move is quiet (a capture's
-//! gain is the search's, not the structure's). Deeper results weigh more.
+//! below it, or an exact score), whose best move is quiet (a capture's
+//! gain is the search's, not the structure's) and whose score is no mate
+//! or tablebase result. Deeper results weigh more.
 //! Each Lazy-SMP thread owns its table, as it owns its move histories.
 
 use shakmaty::{Color, Position};
 
 use crate::board::Board;
 use crate::rng::mix64;
-use crate::score::MAX_EVAL;
+use crate::score::{MAX_EVAL, is_decisive};
 
 /// Entries per side to move; a power of two, so the index is a mask.
 const ENTRIES: usize = 1 << 14;
@@ -52,9 +53,14 @@ impl CorrectionHistory {
     }
 
     /// Learns from a node searched to `depth` whose raw static evaluation
-    /// was `raw_eval` and whose search found `score`. The caller decides
-    /// whether the node's result tells anything about the evaluation.
+    /// was `raw_eval` and whose search found `score`. A decisive score (a
+    /// mate or a tablebase result) is no measure of the evaluation and
+    /// teaches nothing; for any other, the caller decides whether the
+    /// node's result tells anything about the evaluation.
     pub fn update(&mut self, board: &Board, depth: i32, raw_eval: i32, score: i32) {
+        if is_decisive(score) {
+            return;
+        }
         let target = ((score - raw_eval) * GRAIN).clamp(-MAX_ENTRY, MAX_ENTRY);
         let weight = (depth + 1).min(MAX_WEIGHT);
         let entry = self.entry_mut(board);
@@ -85,6 +91,7 @@ fn index(board: &Board) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::{mate_in, mated_in, tb_loss_in, tb_win_in};
     use shakmaty::fen::Fen;
 
     fn board(fen: &str) -> Board {
@@ -118,6 +125,17 @@ mod tests {
         // An evaluation at the top of its range is not lifted into the
         // tablebase wins.
         assert_eq!(history.correct(&b, MAX_EVAL), MAX_EVAL);
+    }
+
+    #[test]
+    fn decisive_scores_teach_nothing() {
+        // A mate or a tablebase result is not the evaluation's error.
+        let b = board("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1");
+        let mut history = CorrectionHistory::default();
+        for score in [tb_win_in(5), tb_loss_in(7), mate_in(3), mated_in(4)] {
+            history.update(&b, 15, 0, score);
+            assert_eq!(history.correct(&b, 0), 0, "{score}");
+        }
     }
 
     #[test]

@@ -207,7 +207,7 @@ fn best_and_ponder(job: &SearchJob, chosen: Option<&ThreadResult>) -> (Option<Mo
 /// The expected reply to `best` from the table, when the PV is one move long.
 fn ponder_from_table(job: &SearchJob, best: Move) -> Option<Move> {
     let child = job.root.play(best);
-    let hit = job.tt.probe(child.key(), 1)?;
+    let hit = job.tt.probe(child.key(), 1, child.halfmoves())?;
     let expected: PackedMove = hit.best_move;
     child
         .pos()

@@ -74,7 +74,7 @@ impl Searcher {
             return evaluate(board);
         }
 
-        let hit = job.tt.probe(board.key(), ply);
+        let hit = job.tt.probe(board.key(), ply, board.halfmoves());
         if let Some(hit) = hit
             && hit.cuts(alpha, beta)
         {

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
+use super::alphabeta::DOUBLE_EXTENSION;
 use super::{JobSpec, Limits, SearchJob, Searcher, Silent, ThreadResult, budget};
 use crate::board::Board;
 use crate::board::parse_fen;
@@ -196,7 +197,10 @@ fn multipv_lines_after_the_first_leave_its_table_entry_alone() {
     let job = job(root.clone(), keys, Limits::depth(6), 4);
     let result = search(&job).unwrap();
     assert_eq!(result.pv[0].to_string(), "Rd1xd5", "{result:?}");
-    let hit = job.tt.probe(root.key(), 0).expect("the root is stored");
+    let hit = job
+        .tt
+        .probe(root.key(), 0, root.halfmoves())
+        .expect("the root is stored");
     assert!(hit.best_move.matches(result.pv[0]), "{result:?} {hit:?}");
 }
 
@@ -247,4 +251,29 @@ fn a_repetition_one_ply_deep_is_a_draw_not_an_evaluation() {
     let result = search(&job(game, keys, Limits::depth(1), 1)).unwrap();
     assert_eq!(result.pv[0], repeat, "{result:?}");
     assert_eq!(result.score, DRAW);
+}
+
+#[test]
+fn a_double_extension_counts_on_its_own_child_only() {
+    // A node at ply 5 whose path already holds two double extensions: the
+    // doubly extended table move's child inherits three, but a sibling
+    // searched after it is on a path with the node's two, as is a child
+    // searched with a single extension or none.
+    const PLY: usize = 5;
+    const ON_THE_PATH: u8 = 2;
+    let mut searcher = Searcher::new(0);
+    searcher.stack[PLY].double_extensions = ON_THE_PATH;
+    for (extension, expected) in [
+        (DOUBLE_EXTENSION, ON_THE_PATH + 1),
+        (0, ON_THE_PATH),
+        (DOUBLE_EXTENSION, ON_THE_PATH + 1),
+        (1, ON_THE_PATH),
+    ] {
+        searcher.enter_child(PLY, extension);
+        assert_eq!(
+            searcher.stack[PLY + 1].double_extensions,
+            expected,
+            "extension {extension}"
+        );
+    }
 }

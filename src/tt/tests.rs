@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Position, Role, Square};
 
 use super::*;
-use crate::score::{mate_in, mated_in};
+use crate::score::{TB_WIN_BOUND, is_mate, mate_in, mated_in};
 
 fn result(score: i32, depth: i32, bound: Bound) -> TtStore {
     TtStore {
@@ -134,18 +134,18 @@ fn store_then_probe_returns_the_stored_result() {
             ply: 3,
         },
     );
-    let hit = table.probe(42, 3).expect("stored entry");
+    let hit = table.probe(42, 3, 0).expect("stored entry");
     assert!(hit.best_move.matches(m));
     assert_eq!(
         (hit.score, hit.static_eval, hit.depth, hit.bound),
         (-123, 45, 7, Bound::Lower)
     );
-    assert_eq!(table.probe(43, 3), None);
+    assert_eq!(table.probe(43, 3, 0), None);
 }
 
 #[test]
 fn a_zeroed_table_holds_nothing_even_for_key_zero() {
-    assert_eq!(small_table().probe(0, 0), None);
+    assert_eq!(small_table().probe(0, 0, 0), None);
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn same_key_update_keeps_the_old_move_when_the_new_store_has_none() {
         },
     );
     table.store(9, result(20, 6, Bound::Upper));
-    let hit = table.probe(9, 0).unwrap();
+    let hit = table.probe(9, 0, 0).unwrap();
     assert_eq!((hit.score, hit.depth, hit.bound), (20, 6, Bound::Upper));
     assert!(hit.best_move.matches(m));
 }
@@ -170,10 +170,10 @@ fn same_key_store_much_shallower_keeps_the_deep_result() {
     let table = small_table();
     table.store(9, result(10, 12, Bound::Lower));
     table.store(9, result(99, 2, Bound::Upper));
-    assert_eq!(table.probe(9, 0).unwrap().depth, 12);
+    assert_eq!(table.probe(9, 0, 0).unwrap().depth, 12);
     // An exact result always replaces.
     table.store(9, result(55, 2, Bound::Exact));
-    assert_eq!(table.probe(9, 0).unwrap().score, 55);
+    assert_eq!(table.probe(9, 0, 0).unwrap().score, 55);
 }
 
 #[test]
@@ -185,11 +185,11 @@ fn replacement_evicts_the_shallowest_entry_of_a_full_cluster() {
     }
     table.store(keys[4], result(0, 1, Bound::Lower));
     assert!(
-        table.probe(keys[0], 0).is_none(),
+        table.probe(keys[0], 0, 0).is_none(),
         "depth 10 was the shallowest"
     );
     for &key in &keys[1..] {
-        assert!(table.probe(key, 0).is_some());
+        assert!(table.probe(key, 0, 0).is_some());
     }
 }
 
@@ -208,11 +208,11 @@ fn aging_lets_new_searches_replace_old_deep_entries() {
     // and the second spares the first.
     table.store(keys[4], result(0, 5, Bound::Lower));
     table.store(keys[5], result(0, 1, Bound::Lower));
-    assert!(table.probe(keys[4], 0).is_some(), "fresh entry kept");
-    assert!(table.probe(keys[5], 0).is_some(), "new entry stored");
+    assert!(table.probe(keys[4], 0, 0).is_some(), "fresh entry kept");
+    assert!(table.probe(keys[5], 0, 0).is_some(), "new entry stored");
     let old_left = keys[..4]
         .iter()
-        .filter(|&&k| table.probe(k, 0).is_some())
+        .filter(|&&k| table.probe(k, 0, 0).is_some())
         .count();
     assert_eq!(old_left, 2);
 }
@@ -239,11 +239,11 @@ fn torn_write_is_rejected() {
     // Word 0 from the store of `a`, word 1 from a store of `b`.
     entry.key_xor_data.store(words_a.0, Ordering::Relaxed);
     entry.data.store(data_b, Ordering::Relaxed);
-    assert_eq!(table.probe(a, 0), None);
-    assert_eq!(table.probe(b, 0), None);
+    assert_eq!(table.probe(a, 0, 0), None);
+    assert_eq!(table.probe(b, 0, 0), None);
     // The whole pair of `a` is accepted again.
     entry.data.store(words_a.1, Ordering::Relaxed);
-    assert_eq!(table.probe(a, 0).unwrap().score, 100);
+    assert_eq!(table.probe(a, 0, 0).unwrap().score, 100);
 }
 
 #[test]
@@ -291,7 +291,7 @@ fn concurrent_stores_never_leak_data_across_keys() {
                         },
                     );
                     let probe_key = keys[((i * 7 + thread * 5) % keys.len() as u64) as usize];
-                    if let Some(hit) = table.probe(probe_key, 0) {
+                    if let Some(hit) = table.probe(probe_key, 0, 0) {
                         let (score, static_eval, depth) = derived(probe_key);
                         assert_eq!(
                             (hit.score, hit.static_eval, hit.depth),
@@ -329,7 +329,7 @@ fn mate_found_at_one_ply_reads_right_at_another() {
         },
     );
     // Met at ply 2 in another line: mate in 3 plies from there = ply 5.
-    assert_eq!(table.probe(78, 2).unwrap().score, mate_in(5));
+    assert_eq!(table.probe(78, 2, 0).unwrap().score, mate_in(5));
     table.store(
         79,
         TtStore {
@@ -337,7 +337,27 @@ fn mate_found_at_one_ply_reads_right_at_another() {
             ..result(mated_in(9), 5, Bound::Exact)
         },
     );
-    assert_eq!(table.probe(79, 1).unwrap().score, mated_in(4));
+    assert_eq!(table.probe(79, 1, 0).unwrap().score, mated_in(4));
+}
+
+#[test]
+fn a_mate_beyond_the_fifty_move_rule_reads_as_no_proven_win() {
+    // Mate 3 plies beyond a node: it stands with 97 half-moves on the
+    // clock (the mate comes on the hundredth), not with 98.
+    let table = small_table();
+    table.store(
+        78,
+        TtStore {
+            ply: 4,
+            ..result(mate_in(7), 5, Bound::Exact)
+        },
+    );
+    assert_eq!(table.probe(78, 2, 97).unwrap().score, mate_in(5));
+    let spoilt = table.probe(78, 2, 98).unwrap().score;
+    assert!(
+        !is_mate(spoilt) && spoilt > 0 && spoilt < TB_WIN_BOUND,
+        "{spoilt}"
+    );
 }
 
 #[test]
@@ -361,10 +381,10 @@ fn hashfull_is_the_per_mille_of_sampled_entries_in_use() {
 fn clear_empties_and_new_search_ages() {
     let table = small_table();
     table.store(5, result(1, 1, Bound::Exact));
-    assert!(table.probe(5, 0).is_some());
+    assert!(table.probe(5, 0, 0).is_some());
     table.new_search();
     table.clear();
-    assert_eq!(table.probe(5, 0), None);
+    assert_eq!(table.probe(5, 0, 0), None);
     assert_eq!(table.hashfull(), 0);
 }
 

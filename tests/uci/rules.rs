@@ -2,6 +2,7 @@
 //! engine reports and plays them.
 
 use super::*;
+use shakmaty::Color;
 
 #[test]
 fn mate_in_two_is_found_and_reported() {
@@ -233,15 +234,60 @@ fn repetition_sequences() {
     }
 }
 
+/// White has a queen more; each side's knight shuffles g1-f3 and g8-f6.
+/// From this position with White to move, seven plies of shuffling leave
+/// Black to move, able to repeat it a third time with f6g8; from the same
+/// position with Black to move, White is the one who can.
+const REPEATING_QUEEN_UP: &str = "4k1n1/8/8/8/8/8/8/3QK1N1";
+/// White's and Black's knight, out and back.
+const KNIGHT_SHUFFLES: [[&str; 2]; 2] = [["g1f3", "f3g1"], ["g8f6", "f6g8"]];
+/// Deep enough to see that every other move loses (or wins) the queen's
+/// worth, shallow enough for a test.
+const REPETITION_DEPTH: &str = "depth 8";
+/// Well short of a queen, well above any drawish score.
+const QUEEN_UP_AT_LEAST: i32 = 500;
+
+/// Sets up the repetition position with `turn` ("w" or "b") to move and
+/// the seven shuffling plies after it; returns the position and the move
+/// that repeats the start a third time.
+fn repetition_game(engine: &mut Engine, turn: &str) -> (Chess, &'static str) {
+    let fen = format!("{REPEATING_QUEEN_UP} {turn} - - 0 1");
+    let first_mover = usize::from(turn == "b");
+    let ply_move = |ply: usize| KNIGHT_SHUFFLES[(first_mover + ply) % 2][(ply / 2) % 2];
+    let moves: Vec<&str> = (0..7).map(ply_move).collect();
+    let repeat = ply_move(7);
+    engine.send("ucinewgame");
+    engine.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+    (position(Some(&fen), &moves, STD), repeat)
+}
+
 #[test]
-fn threefold_claim_position_gives_a_legal_move() {
-    // After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Black can repeat the start position
-    // a third time. Black is not worse, so the score is about equal either
-    // way; what must hold is a legal move.
+fn threefold_repetition_is_taken_when_lost_and_avoided_when_won() {
     let mut engine = engine();
-    let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
-    let pos = position(None, &moves, STD);
-    engine.send(&format!("position startpos moves {}", moves.join(" ")));
-    let out = engine.go("depth 6");
+
+    // Black, a queen down, repeats: the draw scores 0.
+    let (pos, repeat) = repetition_game(&mut engine, "w");
+    assert_eq!(pos.turn(), Color::Black);
+    let out = engine.go(REPETITION_DEPTH);
     assert_legal_bestmove(&out, &pos, STD);
+    assert_eq!(the_bestmove(&out).0, repeat, "{out:#?}");
+    assert_eq!(last_score(&out), Some(("cp".to_string(), 0)), "{out:#?}");
+
+    // White, a queen up, plays on, although the repeating move is there
+    // and scores 0 when it is the only one searched.
+    let (pos, repeat) = repetition_game(&mut engine, "b");
+    assert_eq!(pos.turn(), Color::White);
+    let out = engine.go(REPETITION_DEPTH);
+    assert_legal_bestmove(&out, &pos, STD);
+    assert_ne!(the_bestmove(&out).0, repeat, "{out:#?}");
+    let winning = match last_score(&out) {
+        Some((kind, value)) if kind == "cp" => value > QUEEN_UP_AT_LEAST,
+        Some((kind, value)) => kind == "mate" && value > 0,
+        None => false,
+    };
+    assert!(winning, "{out:#?}");
+    repetition_game(&mut engine, "b");
+    let out = engine.go(&format!("{REPETITION_DEPTH} searchmoves {repeat}"));
+    assert_eq!(the_bestmove(&out).0, repeat, "{out:#?}");
+    assert_eq!(last_score(&out), Some(("cp".to_string(), 0)), "{out:#?}");
 }
