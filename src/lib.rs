@@ -11,6 +11,7 @@ pub mod check;
 pub mod config;
 pub mod engine;
 pub mod eval;
+pub mod material;
 pub mod nnue;
 pub mod options;
 pub mod output;

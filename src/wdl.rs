@@ -19,6 +19,7 @@
 
 use shakmaty::{Chess, Position, Role};
 
+use crate::material::{PAWN, classical_value};
 use crate::score::is_mate;
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
@@ -74,20 +75,14 @@ impl Wdl {
     }
 }
 
-/// The material on the board, both sides together: pawn 1, knight and
-/// bishop 3, rook 5, queen 9.
+/// The material on the board, both sides together, in pawns: pawn 1,
+/// knight and bishop 3, rook 5, queen 9 ([`classical_value`]).
 pub fn material(position: &Chess) -> u32 {
     let board = position.board();
-    [
-        (Role::Pawn, 1),
-        (Role::Knight, 3),
-        (Role::Bishop, 3),
-        (Role::Rook, 5),
-        (Role::Queen, 9),
-    ]
-    .into_iter()
-    .map(|(role, value)| board.by_role(role).count() as u32 * value)
-    .sum()
+    Role::ALL
+        .into_iter()
+        .map(|role| board.by_role(role).count() as u32 * (classical_value(role) / PAWN) as u32)
+        .sum()
 }
 
 #[cfg(test)]

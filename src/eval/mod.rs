@@ -1,5 +1,5 @@
 //! Static evaluation: the score of a position for the side to move, in
-//! centipawns, and the material values that move ordering and pruning use.
+//! centipawns.
 //!
 //! The evaluation is the network of [`crate::nnue`], whose accumulators
 //! travel inside each [`SearchBoard`] and are updated move by move, so
@@ -7,21 +7,11 @@
 //! piece-square tables of generation 0 (commit a8dd93b and before), which
 //! played the games it was first trained on.
 
-use shakmaty::Role;
-
 use crate::board::Board as SearchBoard;
-
-/// Midgame material values in centipawns, indexed by `Role as usize - 1`.
-const MIDGAME_MATERIAL: [i32; 6] = [85, 325, 345, 480, 1000, 0];
 
 /// Evaluates the position for the side to move.
 pub fn evaluate(board: &SearchBoard) -> i32 {
     board.evaluate()
-}
-
-/// Midgame material of a role, used by move ordering and pruning margins.
-pub const fn midgame_value(role: Role) -> i32 {
-    MIDGAME_MATERIAL[role as usize - 1]
 }
 
 #[cfg(test)]

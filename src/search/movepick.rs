@@ -25,7 +25,7 @@ use super::history::{Context, Histories};
 use super::movekey::MoveKey;
 use super::see::exchange_at_least;
 use crate::board::Board;
-use crate::eval::midgame_value;
+use crate::material::midgame_value;
 use crate::tt::PackedMove;
 
 /// Capacity of shakmaty's `MoveList`.

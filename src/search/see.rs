@@ -17,15 +17,18 @@
 use shakmaty::{Bitboard, Color, Move, Position, Rank, Role, Square};
 
 use crate::board::Board;
+use crate::material::classical_value;
 
-/// Exchange values: coarse on purpose, only the order matters much.
+/// What the exchange counts a king as: more than everything else on the
+/// board, so capturing it is the last word.
+const KING_EXCHANGE_VALUE: i32 = 20_000;
+
+/// Exchange values: the classical ones, coarse on purpose (only the order
+/// matters much).
 const fn see_value(role: Role) -> i32 {
     match role {
-        Role::Pawn => 100,
-        Role::Knight | Role::Bishop => 300,
-        Role::Rook => 500,
-        Role::Queen => 900,
-        Role::King => 20_000,
+        Role::King => KING_EXCHANGE_VALUE,
+        _ => classical_value(role),
     }
 }
 
