@@ -177,7 +177,7 @@ impl Engine {
     /// unbounded or pondering one is stopped.
     pub fn end_of_input(&mut self) {
         if let Some(search) = &self.search
-            && (search.job.limits.is_unbounded() || search.job.control.is_pondering())
+            && (search.job.spec.limits.is_unbounded() || search.job.control.is_pondering())
         {
             search.job.control.stop();
         }

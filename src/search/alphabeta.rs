@@ -250,7 +250,7 @@ impl Searcher {
         let hit = if excluded.is_some() {
             None
         } else {
-            job.tt.probe(board.key(), ply, board.halfmoves())
+            job.spec.tt.probe(board.key(), ply, board.halfmoves())
         };
         if let Some(hit) = hit
             && !is_pv
@@ -386,7 +386,8 @@ impl Searcher {
         let table_move_key = MoveKey::of(table_move);
         let killer_keys = self.histories.killers(ply).map(MoveKey::of);
         let root_moves: Option<MoveList> = is_root.then(|| {
-            job.root_moves
+            job.spec
+                .root_moves
                 .iter()
                 .copied()
                 .filter(|m| !self.excluded_root_moves.contains(m))
@@ -437,7 +438,7 @@ impl Searcher {
             }
             move_number += 1;
             let nodes_before = self.nodes;
-            let child = board.play_announcing_key(m, |key| job.tt.prefetch(key));
+            let child = board.play_announcing_key(m, |key| job.spec.tt.prefetch(key));
             self.stack[ply].moved = Some(PieceTo::new(turn, m));
             self.keys.push(child.key());
             let key = MoveKey::new(m);
@@ -535,7 +536,7 @@ impl Searcher {
         }
         if !is_root || self.excluded_root_moves.is_empty() {
             let bound = Bound::for_window(best_score, original_alpha, beta);
-            job.tt.store(
+            job.spec.tt.store(
                 board.key(),
                 TtStore {
                     best_move,

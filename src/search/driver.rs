@@ -36,7 +36,7 @@ impl Searcher {
     /// last iteration (see the module notes on cut iterations), or `None`
     /// when no root move was searched.
     pub fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
-        self.keys = KeyHistory::new(job.game_keys.clone());
+        self.keys = KeyHistory::new(job.spec.game_keys.clone());
         self.nodes = 0;
         self.other_nodes = 0;
         self.aborted = false;
@@ -48,10 +48,15 @@ impl Searcher {
         self.stability = Stability::default();
         self.root_move_nodes.clear();
 
-        let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = job
+            .spec
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
         // Only the main thread reports, so only it searches several lines.
         let line_count = if self.is_main() {
-            job.multipv.clamp(1, job.root_moves.len().max(1))
+            job.spec.multipv.clamp(1, job.spec.root_moves.len().max(1))
         } else {
             1
         };
@@ -74,7 +79,7 @@ impl Searcher {
                     let share = self.root_move_nodes.share(best, self.nodes);
                     self.stability.update(best, lines[0].score, share);
                     for (index, line) in lines.iter().enumerate() {
-                        job.reporter.iteration(&job.iteration(line, index + 1));
+                        job.spec.reporter.iteration(&job.iteration(line, index + 1));
                     }
                 }
             }
@@ -153,7 +158,7 @@ impl Searcher {
             _ => (-INFINITY, INFINITY),
         };
         loop {
-            let score = self.negamax(job, &job.root, depth, alpha, beta, 0, true);
+            let score = self.negamax(job, &job.spec.root, depth, alpha, beta, 0, true);
             if self.aborted {
                 return score;
             }
@@ -182,7 +187,7 @@ impl Searcher {
     /// searches a single root move for its whole time, as asked (analysis
     /// of one move with `searchmoves`).
     fn iteration_ends_search(&self, job: &SearchJob, result: &ThreadResult) -> bool {
-        if let Some(mate) = job.limits.mate
+        if let Some(mate) = job.spec.limits.mate
             && is_mate(result.score)
             && result.score > 0
             && mate_moves(result.score) <= mate as i32
@@ -190,13 +195,14 @@ impl Searcher {
             return true;
         }
         if job
+            .spec
             .limits
             .soft_nodes
             .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
         {
             return true;
         }
-        let Some(time) = job.time else {
+        let Some(time) = job.spec.time else {
             return false;
         };
         if job.control.is_pondering() {
@@ -205,6 +211,6 @@ impl Searcher {
         if !time.adjustable {
             return job.control.elapsed() >= time.soft;
         }
-        job.root_moves.len() == 1 || job.control.elapsed() >= self.stability.scale(time.soft)
+        job.spec.root_moves.len() == 1 || job.control.elapsed() >= self.stability.scale(time.soft)
     }
 }

@@ -98,23 +98,11 @@ impl ThreadResult {
     }
 }
 
-/// Everything a search needs, shared by all its threads.
+/// Everything a search needs, shared by all its threads: what the caller
+/// decided ([`JobSpec`]) and what the search shares between its threads.
 pub struct SearchJob {
-    pub root: Board,
-    /// Keys of the game's positions, ending with the root's.
-    pub game_keys: Vec<u64>,
-    /// The legal root moves to search (filtered by `searchmoves`).
-    pub root_moves: Vec<Move>,
-    pub limits: Limits,
-    /// How many best lines the main thread reports (MultiPV).
-    pub multipv: usize,
-    pub time: Option<TimeBudget>,
-    pub tt: Arc<TranspositionTable>,
+    pub spec: JobSpec,
     pub control: SearchControl,
-    /// Where iterations, the best move and faults are reported.
-    pub reporter: Arc<dyn Reporter>,
-    /// Syzygy tables to probe in the search, if any.
-    pub tablebase: Option<TbConfig>,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
     finished: Sender<Option<ThreadResult>>,
     /// Tests only: (thread, depth) that panics on reaching that depth.
@@ -132,14 +120,20 @@ pub struct SearchJob {
 /// shared control block and the channels.
 pub struct JobSpec {
     pub root: Board,
+    /// Keys of the game's positions, ending with the root's.
     pub game_keys: Vec<u64>,
+    /// The legal root moves to search (filtered by `searchmoves`).
     pub root_moves: Vec<Move>,
     pub limits: Limits,
+    /// How many best lines the main thread reports (MultiPV).
     pub multipv: usize,
     pub time: Option<TimeBudget>,
     pub tt: Arc<TranspositionTable>,
+    /// Threads searching (the pool's size), for the node counters.
     pub threads: usize,
+    /// Where iterations, the best move and faults are reported.
     pub reporter: Arc<dyn Reporter>,
+    /// Syzygy tables to probe in the search, if any.
     pub tablebase: Option<TbConfig>,
     /// When the `go` arrived: the clock and the reported times run from here.
     pub started: Instant,
@@ -154,7 +148,7 @@ impl SearchJob {
             multipv,
             nodes: self.control.total_nodes(),
             tb_hits: self.control.total_tb_hits(),
-            hashfull: self.tt.hashfull(),
+            hashfull: self.spec.tt.hashfull(),
             elapsed: self.control.elapsed(),
         }
     }
@@ -166,16 +160,8 @@ impl SearchJob {
         let (finished, done) = crossbeam::channel::bounded(1);
         let control = SearchControl::new(spec.threads, spec.limits.ponder, spec.started);
         let job = SearchJob {
-            root: spec.root,
-            game_keys: spec.game_keys,
-            root_moves: spec.root_moves,
-            limits: spec.limits,
-            multipv: spec.multipv,
-            time: spec.time,
-            tt: spec.tt,
+            spec,
             control,
-            reporter: spec.reporter,
-            tablebase: spec.tablebase,
             helper_results: crossbeam::channel::unbounded(),
             finished,
             #[cfg(test)]

@@ -109,7 +109,8 @@ fn run_worker(id: usize, inbox: Receiver<Task>) {
                     Ok(result) => result,
                     Err(payload) => {
                         let message = panic_message(payload.as_ref());
-                        job.reporter
+                        job.spec
+                            .reporter
                             .error(&format!("search thread {id} panicked: {message}"));
                         // Keep the last iteration's result, start afresh.
                         let last = searcher.last_result.take();
@@ -143,13 +144,14 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
     let concluded = catch_unwind(AssertUnwindSafe(|| conclude(job, own, &mut answered)));
     if let Err(payload) = concluded {
         let message = panic_message(payload.as_ref());
-        job.reporter.error(&format!(
+        job.spec.reporter.error(&format!(
             "search leader panicked while concluding: {message}"
         ));
         job.control.stop();
         if !answered {
-            job.reporter
-                .best_move(job.root_moves.first().copied(), None);
+            job.spec
+                .reporter
+                .best_move(job.spec.root_moves.first().copied(), None);
         }
         if job.finished.send(None).is_err() {
             log::debug!("nobody waits for the search to finish");
@@ -162,7 +164,7 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
 /// and send the chosen result on `finished`.
 fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
     let control = &job.control;
-    while (job.limits.infinite || control.is_pondering()) && !control.is_stopped() {
+    while (job.spec.limits.infinite || control.is_pondering()) && !control.is_stopped() {
         std::thread::sleep(WAIT_POLL_INTERVAL);
     }
     control.stop();
@@ -176,14 +178,14 @@ fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
         && own.as_ref() != Some(chosen)
     {
         // Keep the last reported line in agreement with the bestmove.
-        job.reporter.iteration(&job.iteration(chosen, 1));
+        job.spec.reporter.iteration(&job.iteration(chosen, 1));
     }
     let (best, ponder) = best_and_ponder(job, chosen.as_ref());
     #[cfg(test)]
     if job.inject_finish_panic {
         panic!("injected fault while concluding");
     }
-    job.reporter.best_move(best, ponder);
+    job.spec.reporter.best_move(best, ponder);
     *answered = true;
     if job.finished.send(chosen).is_err() {
         log::debug!("nobody waits for the search to finish");
@@ -195,7 +197,7 @@ fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
 fn best_and_ponder(job: &SearchJob, chosen: Option<&ThreadResult>) -> (Option<Move>, Option<Move>) {
     let best = chosen
         .map(|r| r.pv[0])
-        .or_else(|| job.root_moves.first().copied());
+        .or_else(|| job.spec.root_moves.first().copied());
     let ponder = best.and_then(|best| {
         chosen
             .and_then(|r| r.pv.get(1).copied())
@@ -206,8 +208,8 @@ fn best_and_ponder(job: &SearchJob, chosen: Option<&ThreadResult>) -> (Option<Mo
 
 /// The expected reply to `best` from the table, when the PV is one move long.
 fn ponder_from_table(job: &SearchJob, best: Move) -> Option<Move> {
-    let child = job.root.play(best);
-    let hit = job.tt.probe(child.key(), 1, child.halfmoves())?;
+    let child = job.spec.root.play(best);
+    let hit = job.spec.tt.probe(child.key(), 1, child.halfmoves())?;
     let expected: PackedMove = hit.best_move;
     child
         .pos()
@@ -298,7 +300,7 @@ mod tests {
             let pool = ThreadPool::new(threads).unwrap();
             let reporter = Arc::new(BestMoves::default());
             let (mut job, finished) = startpos_job(3, threads);
-            job.reporter = reporter.clone();
+            job.spec.reporter = reporter.clone();
             job.inject_finish_panic = true;
             pool.start(Arc::new(job));
             let chosen = finished.recv().expect("finished is sent despite the panic");

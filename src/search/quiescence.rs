@@ -74,7 +74,7 @@ impl Searcher {
             return evaluate(board);
         }
 
-        let hit = job.tt.probe(board.key(), ply, board.halfmoves());
+        let hit = job.spec.tt.probe(board.key(), ply, board.halfmoves());
         if let Some(hit) = hit
             && hit.cuts(alpha, beta)
         {
@@ -112,7 +112,7 @@ impl Searcher {
             {
                 continue;
             }
-            let child = board.play_announcing_key(m, |key| job.tt.prefetch(key));
+            let child = board.play_announcing_key(m, |key| job.spec.tt.prefetch(key));
             let landing = if is_tactical(m) {
                 Some(m.to())
             } else {
@@ -149,7 +149,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        job.tt.store(
+        job.spec.tt.store(
             board.key(),
             TtStore {
                 best_move,

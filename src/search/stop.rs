@@ -31,6 +31,7 @@ impl Searcher {
             } else if self.is_main() {
                 self.other_nodes = control.total_nodes().saturating_sub(self.nodes);
                 let out_of_time = job
+                    .spec
                     .time
                     .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard);
                 if out_of_time {
@@ -41,8 +42,9 @@ impl Searcher {
         // Like the clock, the node limit waits for `ponderhit`: a ponder
         // search ends only on `ponderhit` or `stop`.
         if self.is_main()
-            && !job.limits.infinite
+            && !job.spec.limits.infinite
             && job
+                .spec
                 .limits
                 .nodes
                 .is_some_and(|limit| self.nodes + self.other_nodes >= limit)

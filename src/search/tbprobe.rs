@@ -49,7 +49,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
-        let tables = job.tablebase.as_ref()?;
+        let tables = job.spec.tablebase.as_ref()?;
         if depth < tables.probe_depth || board.halfmoves() != 0 || !tables.covers(board.pos()) {
             return None;
         }
@@ -65,7 +65,7 @@ impl Searcher {
         if !settled && !is_pv {
             return None;
         }
-        job.tt.store(
+        job.spec.tt.store(
             board.key(),
             TtStore {
                 best_move: None,

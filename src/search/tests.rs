@@ -89,7 +89,7 @@ fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
     assert!(!result.complete, "{result:?}");
     assert_eq!(result.depth, 1, "reported at the depth it was searching");
     assert!(result.score > -INFINITY && result.score < INFINITY);
-    assert!(job.root.pos().is_legal(result.pv[0]));
+    assert!(job.spec.root.pos().is_legal(result.pv[0]));
 }
 
 #[test]
@@ -141,8 +141,8 @@ fn go_movetime_searches_a_single_root_move_for_its_time() {
         ..Limits::default()
     };
     let mut job = job(root, keys, limits.clone(), 1);
-    job.root_moves = vec![uci_move(&job.root, "e2e4")];
-    job.time = budget(&limits, Color::White, Duration::ZERO);
+    job.spec.root_moves = vec![uci_move(&job.spec.root, "e2e4")];
+    job.spec.time = budget(&limits, Color::White, Duration::ZERO);
     let result = search(&job).unwrap();
     assert!(result.depth > 1, "{result:?}");
 }
@@ -198,6 +198,7 @@ fn multipv_lines_after_the_first_leave_its_table_entry_alone() {
     let result = search(&job).unwrap();
     assert_eq!(result.pv[0].to_string(), "Rd1xd5", "{result:?}");
     let hit = job
+        .spec
         .tt
         .probe(root.key(), 0, root.halfmoves())
         .expect("the root is stored");
@@ -209,7 +210,7 @@ fn quiescence_sees_a_capture_that_mates() {
     // Rxd8 is mate: quiescence must find it without any main-search ply.
     let job = job_from("3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", Limits::depth(1));
     let mut searcher = Searcher::new(0);
-    let score = searcher.quiescence(&job, &job.root, -INFINITY, INFINITY, 0, 0, None);
+    let score = searcher.quiescence(&job, &job.spec.root, -INFINITY, INFINITY, 0, 0, None);
     assert_eq!(score, mate_in(1));
 }
 
@@ -218,7 +219,7 @@ fn quiescence_in_check_keeps_the_safe_king_move_after_a_bad_capture() {
     // Qxf3 gxf3 loses the queen for a knight; a king move keeps it.
     let job = job_from("4k3/8/8/8/6p1/5n2/8/3QK3 w - - 0 1", Limits::depth(1));
     let mut searcher = Searcher::new(0);
-    let score = searcher.quiescence(&job, &job.root, -INFINITY, INFINITY, 0, 0, None);
+    let score = searcher.quiescence(&job, &job.spec.root, -INFINITY, INFINITY, 0, 0, None);
     assert!(score > 300, "white keeps the queen: {score}");
 }
 
