@@ -270,7 +270,7 @@ impl Engine {
         }
         let needs_idle = matches!(
             parsed.change,
-            Change::Hash(_) | Change::Threads(_) | Change::ClearHash | Change::EvalFile(_)
+            Change::Hash(_) | Change::Threads(_) | Change::ClearHash(_) | Change::EvalFile(_)
         );
         if needs_idle && self.is_searching() {
             return output::error(&format!("option '{name}' cannot change while searching"));
@@ -292,7 +292,7 @@ impl Engine {
                     }
                 };
             }
-            Change::ClearHash => self.tt.clear(),
+            Change::ClearHash(_) => self.tt.clear(),
             // A running search keeps the tables it started with.
             Change::SyzygyPath(ref path) => {
                 let (tablebases, report) = Tablebases::load(path);

@@ -1,13 +1,17 @@
 //! The engine's options: their declarations, current values and
 //! validation, below the protocol that names them to a GUI.
 //!
-//! One table, [`SPECS`], declares every option once (name, kind, default,
-//! range); the protocol prints it (`uci::options`), and `setoption` and
-//! `engine.toml` both go through [`parse_change`], so the command line, the
-//! config file and the GUI validate the same way. The search and the
-//! tablebases never see this module: the engine hands them plain values. Each
-//! option has an [`Id`], and every match on it is exhaustive: a new option
-//! cannot fall into another option's branch. Names
+//! Every option is declared once, in the one table of `declare_options!`
+//! below: its [`Id`], its name, its kind with default and range, and the
+//! field of [`Options`] that holds its value (with the field's type). The
+//! macro makes from that table the option list [`SPECS`], the [`Options`]
+//! struct, the [`Change`] a `setoption` makes and the conversions between
+//! them, so no option is listed twice and every match on an [`Id`] or a
+//! [`Change`] stays exhaustive. The protocol prints the list
+//! (`uci::options`), and `setoption` and `engine.toml` both go through
+//! [`parse_change`], so the command line, the config file and the GUI
+//! validate the same way. The search and the tablebases never see this
+//! module: the engine hands them plain values. Names
 //! are matched case-insensitively. A number out of range is clamped (and
 //! said so); a value that is not a number or boolean is rejected. A string
 //! option takes the rest of the line as it is; empty, or `<empty>` as UCI
@@ -42,24 +46,6 @@ pub enum Kind {
     String { default: &'static str },
 }
 
-/// Which option a [`Spec`] declares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Id {
-    Hash,
-    Threads,
-    MoveOverhead,
-    ClearHash,
-    MultiPv,
-    Ponder,
-    Chess960,
-    ShowWdl,
-    SyzygyPath,
-    SyzygyProbeDepth,
-    Syzygy50MoveRule,
-    SyzygyProbeLimit,
-    EvalFile,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     pub id: Id,
@@ -76,207 +62,198 @@ pub enum Value {
     Press,
 }
 
-impl Value {
-    fn number(&self) -> Option<i64> {
+impl Kind {
+    /// The option's default as a value.
+    fn default_value(self) -> Value {
         match self {
-            Value::Number(n) => Some(*n),
+            Kind::Spin { default, .. } => Value::Number(default),
+            Kind::Check { default } => Value::Flag(default),
+            Kind::String { default } => Value::Text(default.to_string()),
+            Kind::Button => Value::Press,
+        }
+    }
+}
+
+/// A pressed button: the value of a button option, which holds nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Press;
+
+/// The type of an [`Options`] field, read from and shown as a [`Value`]
+/// of its option's kind.
+pub trait OptionValue: Sized {
+    /// The field's value, or `None` for a value of another kind.
+    fn from_value(value: Value) -> Option<Self>;
+    fn to_value(&self) -> Value;
+}
+
+impl OptionValue for usize {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Number(n) => usize::try_from(n).ok(),
             _ => None,
         }
     }
 
-    fn flag(&self) -> Option<bool> {
-        match self {
-            Value::Flag(on) => Some(*on),
+    fn to_value(&self) -> Value {
+        Value::Number(i64::try_from(*self).unwrap_or(i64::MAX))
+    }
+}
+
+impl OptionValue for i32 {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Number(n) => i32::try_from(n).ok(),
             _ => None,
         }
     }
 
-    /// A string option's text, with UCI's `<empty>` read as empty.
-    fn text(self) -> Option<String> {
-        match self {
+    fn to_value(&self) -> Value {
+        Value::Number(i64::from(*self))
+    }
+}
+
+/// A spin in milliseconds.
+impl OptionValue for Duration {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Number(ms) => Some(Duration::from_millis(u64::try_from(ms).ok()?)),
+            _ => None,
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Number(i64::try_from(self.as_millis()).unwrap_or(i64::MAX))
+    }
+}
+
+impl OptionValue for bool {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Flag(on) => Some(on),
+            _ => None,
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Flag(*self)
+    }
+}
+
+/// A string, with UCI's `<empty>` read as empty.
+impl OptionValue for String {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
             Value::Text(text) if text == EMPTY_STRING => Some(String::new()),
             Value::Text(text) => Some(text),
             _ => None,
         }
     }
-}
 
-pub const HASH: &str = "Hash";
-pub const THREADS: &str = "Threads";
-pub const MOVE_OVERHEAD: &str = "Move Overhead";
-pub const CLEAR_HASH: &str = "Clear Hash";
-pub const MULTIPV: &str = "MultiPV";
-pub const PONDER: &str = "Ponder";
-pub const CHESS960: &str = "UCI_Chess960";
-pub const SHOW_WDL: &str = "UCI_ShowWDL";
-pub const SYZYGY_PATH: &str = "SyzygyPath";
-pub const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
-pub const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
-pub const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
-pub const EVAL_FILE: &str = "EvalFile";
-
-/// Every option, in the order `uci` lists them.
-pub const SPECS: [Spec; 13] = [
-    Spec {
-        id: Id::Hash,
-        name: HASH,
-        kind: Kind::Spin {
-            default: 16,
-            min: MIN_HASH_MB,
-            max: MAX_HASH_MB,
-        },
-    },
-    Spec {
-        id: Id::Threads,
-        name: THREADS,
-        kind: Kind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_THREADS,
-        },
-    },
-    Spec {
-        id: Id::MoveOverhead,
-        name: MOVE_OVERHEAD,
-        kind: Kind::Spin {
-            default: 10,
-            min: 0,
-            max: MAX_MOVE_OVERHEAD_MS,
-        },
-    },
-    Spec {
-        id: Id::ClearHash,
-        name: CLEAR_HASH,
-        kind: Kind::Button,
-    },
-    Spec {
-        id: Id::MultiPv,
-        name: MULTIPV,
-        kind: Kind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_MULTIPV,
-        },
-    },
-    Spec {
-        id: Id::Ponder,
-        name: PONDER,
-        kind: Kind::Check { default: false },
-    },
-    Spec {
-        id: Id::Chess960,
-        name: CHESS960,
-        kind: Kind::Check { default: false },
-    },
-    Spec {
-        id: Id::ShowWdl,
-        name: SHOW_WDL,
-        kind: Kind::Check { default: false },
-    },
-    Spec {
-        id: Id::SyzygyPath,
-        name: SYZYGY_PATH,
-        kind: Kind::String { default: "" },
-    },
-    Spec {
-        id: Id::SyzygyProbeDepth,
-        name: SYZYGY_PROBE_DEPTH,
-        kind: Kind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_SYZYGY_PROBE_DEPTH,
-        },
-    },
-    Spec {
-        id: Id::Syzygy50MoveRule,
-        name: SYZYGY_50_MOVE_RULE,
-        kind: Kind::Check { default: true },
-    },
-    Spec {
-        id: Id::SyzygyProbeLimit,
-        name: SYZYGY_PROBE_LIMIT,
-        kind: Kind::Spin {
-            default: MAX_SYZYGY_PIECES,
-            min: 0,
-            max: MAX_SYZYGY_PIECES,
-        },
-    },
-    Spec {
-        id: Id::EvalFile,
-        name: EVAL_FILE,
-        kind: Kind::String { default: "" },
-    },
-];
-
-/// The values the engine runs with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub move_overhead: Duration,
-    pub multipv: usize,
-    pub ponder: bool,
-    pub chess960: bool,
-    /// Whether `info` lines carry `wdl W D L` after the score.
-    pub show_wdl: bool,
-    /// Directories of Syzygy tables, separated as in `PATH`; empty: none.
-    pub syzygy_path: String,
-    /// Least remaining depth at which the search probes the tables.
-    pub syzygy_probe_depth: i32,
-    /// Whether wins and losses the fifty-move rule spoils count as draws.
-    pub syzygy_50_move_rule: bool,
-    /// Positions with more pieces are not probed.
-    pub syzygy_probe_limit: usize,
-    /// A network file to evaluate with; empty: the embedded network.
-    pub eval_file: String,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        let mut options = Options {
-            hash_mb: 0,
-            threads: 0,
-            move_overhead: Duration::ZERO,
-            multipv: 0,
-            ponder: false,
-            chess960: false,
-            show_wdl: false,
-            syzygy_path: String::new(),
-            syzygy_probe_depth: 0,
-            syzygy_50_move_rule: false,
-            syzygy_probe_limit: 0,
-            eval_file: String::new(),
-        };
-        for spec in SPECS {
-            let default = match spec.kind {
-                Kind::Spin { default, .. } => Value::Number(default),
-                Kind::Check { default } => Value::Flag(default),
-                Kind::String { default } => Value::Text(default.to_string()),
-                Kind::Button => Value::Press,
-            };
-            let change = change(spec.id, default).expect("defaults match their kinds");
-            options.apply(change);
-        }
-        options
+    fn to_value(&self) -> Value {
+        Value::Text(self.clone())
     }
 }
 
-/// One validated option change.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
-    Hash(usize),
-    Threads(usize),
-    MoveOverhead(Duration),
-    MultiPv(usize),
-    ClearHash,
-    Ponder(bool),
-    Chess960(bool),
-    ShowWdl(bool),
-    SyzygyPath(String),
-    SyzygyProbeDepth(i32),
-    Syzygy50MoveRule(bool),
-    SyzygyProbeLimit(usize),
-    EvalFile(String),
+impl OptionValue for Press {
+    fn from_value(value: Value) -> Option<Self> {
+        matches!(value, Value::Press).then_some(Press)
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Press
+    }
+}
+
+/// Declares the options from one table (see the module notes): each row is
+/// `Id: field: Type = "Name", kind;`, with the field's doc comment above.
+macro_rules! declare_options {
+    ($($(#[$doc:meta])* $id:ident: $field:ident: $type:ty = $name:literal, $kind:expr;)*) => {
+        /// Which option a [`Spec`] declares.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Id {
+            $($id,)*
+        }
+
+        /// Every option, in the order `uci` lists them.
+        pub const SPECS: &[Spec] = &[$(Spec { id: Id::$id, name: $name, kind: $kind },)*];
+
+        /// The values the engine runs with.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Options {
+            $($(#[$doc])* pub $field: $type,)*
+        }
+
+        /// One validated option change.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Change {
+            $($id($type),)*
+        }
+
+        impl Default for Options {
+            fn default() -> Self {
+                Options {
+                    $($field: <$type>::from_value(Kind::default_value($kind))
+                        .expect("defaults match their kinds"),)*
+                }
+            }
+        }
+
+        impl Options {
+            /// Records a change of value (a button's press changes nothing
+            /// here).
+            pub fn apply(&mut self, change: Change) {
+                match change {
+                    $(Change::$id(value) => self.$field = value,)*
+                }
+            }
+
+            /// The current value of option `id`.
+            pub fn value(&self, id: Id) -> Value {
+                match id {
+                    $(Id::$id => self.$field.to_value(),)*
+                }
+            }
+        }
+
+        /// The change setting option `id` to `value`, or `None` when the
+        /// value is not of the option's kind (which [`parse_change`] never
+        /// lets happen).
+        fn change(id: Id, value: Value) -> Option<Change> {
+            Some(match id {
+                $(Id::$id => Change::$id(<$type>::from_value(value)?),)*
+            })
+        }
+    };
+}
+
+declare_options! {
+    /// Transposition table size in MB.
+    Hash: hash_mb: usize = "Hash",
+        Kind::Spin { default: 16, min: MIN_HASH_MB, max: MAX_HASH_MB };
+    Threads: threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: MAX_THREADS };
+    /// Taken off every time budget for the GUI's and the network's latency.
+    MoveOverhead: move_overhead: Duration = "Move Overhead",
+        Kind::Spin { default: 10, min: 0, max: MAX_MOVE_OVERHEAD_MS };
+    /// A button: empties the table.
+    ClearHash: clear_hash: Press = "Clear Hash", Kind::Button;
+    MultiPv: multipv: usize = "MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV };
+    Ponder: ponder: bool = "Ponder", Kind::Check { default: false };
+    Chess960: chess960: bool = "UCI_Chess960", Kind::Check { default: false };
+    /// Whether `info` lines carry `wdl W D L` after the score.
+    ShowWdl: show_wdl: bool = "UCI_ShowWDL", Kind::Check { default: false };
+    /// Directories of Syzygy tables, separated as in `PATH`; empty: none.
+    SyzygyPath: syzygy_path: String = "SyzygyPath", Kind::String { default: "" };
+    /// Least remaining depth at which the search probes the tables.
+    SyzygyProbeDepth: syzygy_probe_depth: i32 = "SyzygyProbeDepth",
+        Kind::Spin { default: 1, min: 1, max: MAX_SYZYGY_PROBE_DEPTH };
+    /// Whether wins and losses the fifty-move rule spoils count as draws.
+    Syzygy50MoveRule: syzygy_50_move_rule: bool = "Syzygy50MoveRule",
+        Kind::Check { default: true };
+    /// Positions with more pieces are not probed.
+    SyzygyProbeLimit: syzygy_probe_limit: usize = "SyzygyProbeLimit",
+        Kind::Spin { default: MAX_SYZYGY_PIECES, min: 0, max: MAX_SYZYGY_PIECES };
+    /// A network file to evaluate with; empty: the embedded network.
+    EvalFile: eval_file: String = "EvalFile", Kind::String { default: "" };
 }
 
 impl Options {
@@ -288,64 +265,6 @@ impl Options {
             rule50: self.syzygy_50_move_rule,
         }
     }
-
-    /// Records a change of value (buttons change nothing here).
-    pub fn apply(&mut self, change: Change) {
-        match change {
-            Change::Hash(mb) => self.hash_mb = mb,
-            Change::Threads(n) => self.threads = n,
-            Change::MoveOverhead(d) => self.move_overhead = d,
-            Change::MultiPv(n) => self.multipv = n,
-            Change::Ponder(on) => self.ponder = on,
-            Change::Chess960(on) => self.chess960 = on,
-            Change::ShowWdl(on) => self.show_wdl = on,
-            Change::SyzygyPath(path) => self.syzygy_path = path,
-            Change::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = depth,
-            Change::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = on,
-            Change::SyzygyProbeLimit(pieces) => self.syzygy_probe_limit = pieces,
-            Change::EvalFile(path) => self.eval_file = path,
-            Change::ClearHash => {}
-        }
-    }
-
-    /// The current value of option `id`.
-    pub fn value(&self, id: Id) -> Value {
-        match id {
-            Id::Hash => Value::Number(self.hash_mb as i64),
-            Id::Threads => Value::Number(self.threads as i64),
-            Id::MoveOverhead => Value::Number(self.move_overhead.as_millis() as i64),
-            Id::ClearHash => Value::Press,
-            Id::MultiPv => Value::Number(self.multipv as i64),
-            Id::Ponder => Value::Flag(self.ponder),
-            Id::Chess960 => Value::Flag(self.chess960),
-            Id::ShowWdl => Value::Flag(self.show_wdl),
-            Id::SyzygyPath => Value::Text(self.syzygy_path.clone()),
-            Id::SyzygyProbeDepth => Value::Number(i64::from(self.syzygy_probe_depth)),
-            Id::Syzygy50MoveRule => Value::Flag(self.syzygy_50_move_rule),
-            Id::SyzygyProbeLimit => Value::Number(self.syzygy_probe_limit as i64),
-            Id::EvalFile => Value::Text(self.eval_file.clone()),
-        }
-    }
-}
-
-/// The change setting option `id` to `value`, or `None` when the value is
-/// not of the option's kind (which [`parse_change`] never lets happen).
-fn change(id: Id, value: Value) -> Option<Change> {
-    Some(match id {
-        Id::Hash => Change::Hash(value.number()? as usize),
-        Id::Threads => Change::Threads(value.number()? as usize),
-        Id::MoveOverhead => Change::MoveOverhead(Duration::from_millis(value.number()? as u64)),
-        Id::ClearHash => Change::ClearHash,
-        Id::MultiPv => Change::MultiPv(value.number()? as usize),
-        Id::Ponder => Change::Ponder(value.flag()?),
-        Id::Chess960 => Change::Chess960(value.flag()?),
-        Id::ShowWdl => Change::ShowWdl(value.flag()?),
-        Id::SyzygyPath => Change::SyzygyPath(value.text()?),
-        Id::SyzygyProbeDepth => Change::SyzygyProbeDepth(value.number()? as i32),
-        Id::Syzygy50MoveRule => Change::Syzygy50MoveRule(value.flag()?),
-        Id::SyzygyProbeLimit => Change::SyzygyProbeLimit(value.number()? as usize),
-        Id::EvalFile => Change::EvalFile(value.text()?),
-    })
 }
 
 /// The kind of the option called `name` (any case), if there is one.
