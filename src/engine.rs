@@ -249,6 +249,10 @@ impl Engine {
         for line in crate::uci::options::option_lines(&self.config.defaults) {
             output::send(&line);
         }
+        #[cfg(feature = "tuning")]
+        for line in crate::uci::options::tunable_lines() {
+            output::send(&line);
+        }
         output::send(&format!(
             "info string network {}",
             nnue::active().identity()
@@ -261,6 +265,13 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        #[cfg(feature = "tuning")]
+        if let Some(set) = search::tunables::set_from_text(name.trim(), value) {
+            return match set {
+                Ok(_) => (),
+                Err(error) => output::error(&error),
+            };
+        }
         let parsed = match options::parse_change(name, value) {
             Ok(parsed) => parsed,
             Err(error) => return output::error(&error),

@@ -68,8 +68,9 @@ enum Tool {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Node limit of each move's search.
-        #[arg(long, default_value_t = 5000)]
+        /// Soft node limit of each move's search: no iteration starts
+        /// past it (2000 gives about 5000 nodes a move).
+        #[arg(long, default_value_t = 2000)]
         nodes: u64,
         /// Stop after this many games.
         #[arg(long)]
@@ -81,6 +82,10 @@ enum Tool {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Print the search's tunables as OpenBench SPSA input lines
+    /// (`name, int, default, min, max, c_end, r_end`); a build with
+    /// `--features tuning` takes them as UCI options.
+    Tunables,
     /// Write the training positions of game files as text lines
     /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout.
     Datatext {
@@ -174,6 +179,12 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Some(Tool::Tunables) => {
+            for tunable in rookery::search::tunables::TUNABLES {
+                println!("{}", tunable.spsa_line());
+            }
+            ExitCode::SUCCESS
         }
         Some(Tool::Datatext { files }) => match write_text(&files) {
             Ok(()) => ExitCode::SUCCESS,

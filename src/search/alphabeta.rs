@@ -53,6 +53,7 @@ use super::history::{Context, PieceTo, Tried};
 use super::movekey::MoveKey;
 use super::movepick::{Candidates, MovePicker, Ordering, is_tactical};
 use super::see::exchange_at_least;
+use super::tunables;
 use super::{SearchJob, Searcher, ThreadResult};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::check::CheckSquares;
@@ -60,27 +61,6 @@ use crate::eval::evaluate;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
 use crate::tt::{Bound, TtHit, TtStore};
 
-const REVERSE_FUTILITY_MAX_DEPTH: i32 = 8;
-const REVERSE_FUTILITY_MARGIN: i32 = 75;
-
-const NULL_MOVE_MIN_DEPTH: i32 = 3;
-const NULL_MOVE_BASE_REDUCTION: i32 = 3;
-const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
-/// Each this many centipawns of evaluation above beta reduce one ply more.
-const NULL_MOVE_EVAL_DIVISOR: i32 = 200;
-const NULL_MOVE_MAX_EVAL_REDUCTION: i32 = 3;
-
-/// Nodes at least this deep without a table move search one ply less.
-const IIR_MIN_DEPTH: i32 = 4;
-
-/// Singular extensions: from this depth, a table move whose stored result
-/// is at most [`SINGULAR_TABLE_DEPTH_MARGIN`] plies shallower is tested.
-const SINGULAR_MIN_DEPTH: i32 = 8;
-const SINGULAR_TABLE_DEPTH_MARGIN: i32 = 3;
-/// The other moves must fail below the table score less this per depth.
-const SINGULAR_MARGIN_PER_DEPTH: i32 = 1;
-/// Failing below by this much more extends by two plies (non-PV nodes).
-const DOUBLE_EXTENSION_MARGIN: i32 = 20;
 /// The extension of a table move whose alternatives fall that far short.
 pub(super) const DOUBLE_EXTENSION: i32 = 2;
 /// At most this many double extensions on one path.
@@ -88,28 +68,14 @@ const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 /// Extensions stop where a path is this many times the root depth long.
 const MAX_EXTENDED_PATH_FACTOR: i32 = 2;
 
-const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 8;
-const LATE_MOVE_PRUNING_BASE: i32 = 3;
 /// A node whose evaluation is not improving tries this many times fewer
 /// quiet moves before late-move pruning.
 const LATE_MOVE_PRUNING_NOT_IMPROVING_DIVISOR: i32 = 2;
-
-const FUTILITY_MAX_DEPTH: i32 = 6;
-const FUTILITY_BASE_MARGIN: i32 = 90;
-const FUTILITY_MARGIN_PER_DEPTH: i32 = 90;
-
-const SEE_PRUNING_MAX_DEPTH: i32 = 8;
-/// A quiet move may lose this much per depth by exchange before it is cut.
-const SEE_QUIET_MARGIN_PER_DEPTH: i32 = -64;
-/// A capture may lose this much per depth squared.
-const SEE_CAPTURE_MARGIN_PER_DEPTH_SQUARED: i32 = -20;
 
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_BASE: f64 = 0.75;
 const LMR_DIVISOR: f64 = 2.25;
 const LMR_TABLE_SIZE: usize = 64;
-/// History points worth one ply of reduction.
-const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// A ply's static evaluation when it was in check (none was taken).
 pub(super) const NO_EVAL: i32 = -INFINITY;
@@ -260,7 +226,7 @@ impl Searcher {
             return hit.score;
         }
         let table_move = hit.and_then(|h| h.best_move.to_move(board.pos()));
-        if table_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
+        if table_move.is_none() && excluded.is_none() && depth >= tunables::iir_min_depth() {
             depth -= 1;
         }
         // Not in check, where a mate should score as a mate.
@@ -283,22 +249,24 @@ impl Searcher {
         let improving = !in_check && self.improving(ply, static_eval);
 
         if !is_pv && !in_check && excluded.is_none() {
-            if depth <= REVERSE_FUTILITY_MAX_DEPTH
+            if depth <= tunables::reverse_futility_max_depth()
                 && !is_mate(beta)
-                && static_eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
+                && static_eval
+                    - tunables::reverse_futility_margin() * (depth - i32::from(improving))
+                    >= beta
             {
                 return static_eval;
             }
             if allow_null
-                && depth >= NULL_MOVE_MIN_DEPTH
+                && depth >= tunables::null_move_min_depth()
                 && static_eval >= beta
                 && has_non_pawn_material(board)
                 && let Some(null_board) = board.play_null()
             {
-                let reduction = NULL_MOVE_BASE_REDUCTION
-                    + depth / NULL_MOVE_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR)
-                        .min(NULL_MOVE_MAX_EVAL_REDUCTION);
+                let reduction = tunables::null_move_base_reduction()
+                    + depth / tunables::null_move_depth_divisor()
+                    + ((static_eval - beta) / tunables::null_move_eval_divisor())
+                        .min(tunables::null_move_max_eval_reduction());
                 self.stack[ply].moved = None;
                 self.enter_child(ply, 0);
                 self.keys.push_null(null_board.key());
@@ -324,13 +292,13 @@ impl Searcher {
         let mut table_move_extension = 0;
         if let (Some(hit), Some(m)) = (hit, table_move)
             && !is_root
-            && depth >= SINGULAR_MIN_DEPTH
+            && depth >= tunables::singular_min_depth()
             && (ply as i32) < MAX_EXTENDED_PATH_FACTOR * self.root_depth
-            && hit.depth >= depth - SINGULAR_TABLE_DEPTH_MARGIN
+            && hit.depth >= depth - tunables::singular_table_depth_margin()
             && hit.bound != Bound::Upper
             && !is_mate(hit.score)
         {
-            let singular_beta = hit.score - SINGULAR_MARGIN_PER_DEPTH * depth;
+            let singular_beta = hit.score - tunables::singular_margin_per_depth() * depth;
             self.stack[ply].excluded = Some(m);
             let score = self.negamax(
                 job,
@@ -351,7 +319,7 @@ impl Searcher {
                 table_move_extension = 1;
                 let doubles = self.stack[ply].double_extensions;
                 if !is_pv
-                    && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                    && score < singular_beta - tunables::double_extension_margin()
                     && doubles < MAX_DOUBLE_EXTENSIONS
                 {
                     table_move_extension = DOUBLE_EXTENSION;
@@ -365,9 +333,12 @@ impl Searcher {
 
         let futile = !is_pv
             && !in_check
-            && depth <= FUTILITY_MAX_DEPTH
-            && static_eval + FUTILITY_BASE_MARGIN + FUTILITY_MARGIN_PER_DEPTH * depth <= alpha;
-        let late_move_limit = ((LATE_MOVE_PRUNING_BASE + depth * depth)
+            && depth <= tunables::futility_max_depth()
+            && static_eval
+                + tunables::futility_base_margin()
+                + tunables::futility_margin_per_depth() * depth
+                <= alpha;
+        let late_move_limit = ((tunables::late_move_pruning_base() + depth * depth)
             / if improving {
                 1
             } else {
@@ -419,17 +390,17 @@ impl Searcher {
                     .gives_check(board.pos(), m);
             if !is_root && best_score > -MATE_BOUND {
                 if quiet && !in_check && !checks && !is_pv {
-                    let late = depth <= LATE_MOVE_PRUNING_MAX_DEPTH
+                    let late = depth <= tunables::late_move_pruning_max_depth()
                         && tried.quiets.len() >= late_move_limit;
                     if futile || late {
                         continue;
                     }
                 }
-                if depth <= SEE_PRUNING_MAX_DEPTH {
+                if depth <= tunables::see_pruning_max_depth() {
                     let margin = if quiet {
-                        SEE_QUIET_MARGIN_PER_DEPTH * depth
+                        tunables::see_quiet_margin_per_depth() * depth
                     } else {
-                        SEE_CAPTURE_MARGIN_PER_DEPTH_SQUARED * depth * depth
+                        tunables::see_capture_margin_per_depth_squared() * depth * depth
                     };
                     if !exchange_at_least(board, m, margin) {
                         continue;
@@ -457,7 +428,8 @@ impl Searcher {
                     r -= i32::from(is_pv);
                     r += i32::from(!improving);
                     r -= i32::from(killer_keys.contains(&key));
-                    r -= self.histories.quiet_score(turn, m, &context) / LMR_HISTORY_DIVISOR;
+                    r -= self.histories.quiet_score(turn, m, &context)
+                        / tunables::lmr_history_divisor();
                     r.clamp(0, new_depth - 1)
                 } else {
                     0

@@ -21,13 +21,13 @@
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).
 
+use super::tunables;
 use super::{SearchJob, Searcher, Stability, ThreadResult};
 use crate::board::KeyHistory;
 use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
 
 /// Iterations from which the window is narrowed around the last score.
 const ASPIRATION_MIN_DEPTH: i32 = 5;
-const ASPIRATION_INITIAL_DELTA: i32 = 25;
 /// Past this the window opens fully.
 const ASPIRATION_MAX_DELTA: i32 = 1000;
 
@@ -150,7 +150,7 @@ impl Searcher {
     /// Searches the root at `depth`, first in a window around the last
     /// score, widening it until the score falls inside.
     fn aspiration(&mut self, job: &SearchJob, depth: i32, last_score: Option<i32>) -> i32 {
-        let mut delta = ASPIRATION_INITIAL_DELTA;
+        let mut delta = tunables::aspiration_initial_delta();
         let (mut alpha, mut beta) = match last_score {
             Some(score) if depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) => {
                 (score - delta, score + delta)

@@ -20,17 +20,12 @@
 
 use shakmaty::{Color, Move, MoveList, Role};
 
+use super::tunables;
 use crate::score::MAX_PLY;
 
 /// History scores stay within ±this (history gravity); entries are `i16`.
 pub const MAX_HISTORY: i32 = 1 << 14;
 const _: () = assert!(MAX_HISTORY <= i16::MAX as i32);
-/// The largest bonus of one update.
-const MAX_BONUS: i32 = 1600;
-/// Bonus per depth squared.
-const BONUS_PER_DEPTH_SQUARED: i32 = 16;
-/// Bonus per depth.
-const BONUS_PER_DEPTH: i32 = 32;
 
 const PIECES: usize = 12;
 const SQUARES: usize = 64;
@@ -97,7 +92,9 @@ fn zeroed_continuation() -> Box<ContinuationTable> {
 
 /// The bonus for a cutoff at remaining `depth`.
 pub fn bonus(depth: i32) -> i32 {
-    (BONUS_PER_DEPTH_SQUARED * depth * depth + BONUS_PER_DEPTH * depth).min(MAX_BONUS)
+    (tunables::history_bonus_per_depth_squared() * depth * depth
+        + tunables::history_bonus_per_depth() * depth)
+        .min(tunables::history_max_bonus())
 }
 
 /// Moves `entry` toward ±[`MAX_HISTORY`] by `bonus` (gravity): the result

@@ -13,6 +13,7 @@
 //! * [`correction`]: what a thread learns about its static evaluation's
 //!   errors by pawn structure;
 //! * [`pv`]: the principal-variation table;
+//! * [`tunables`]: the search constants SPSA may tune, declared once;
 //! * [`see`]: static exchange evaluation of captures;
 //! * [`limits`]: what `go` asks for (depth, nodes, mate, infinite);
 //! * [`time`]: soft and hard time limits from the clock;
@@ -46,6 +47,7 @@ mod stability;
 mod stop;
 mod tbprobe;
 mod time;
+pub mod tunables;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -25,14 +25,13 @@ use shakmaty::{Move, Position, Role, Square};
 
 use super::movepick::{MovePicker, captured_value, is_tactical};
 use super::see::exchange_at_least;
+use super::tunables;
 use super::{SearchJob, Searcher};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::eval::evaluate;
 use crate::score::{DRAW, MAX_PLY, mated_in};
 use crate::tt::{Bound, PackedMove, TtStore};
 
-/// Quiescence skips a capture that cannot lift the score near alpha.
-const DELTA_MARGIN: i32 = 200;
 /// Plies into quiescence after which only recaptures are searched.
 const RECAPTURES_ONLY_PLY: usize = 5;
 
@@ -107,7 +106,7 @@ impl Searcher {
         let mut best_move = None;
         while let Some(m) = picker.next(board, &self.histories) {
             if !in_check
-                && (static_eval + captured_value(m) + DELTA_MARGIN <= alpha
+                && (static_eval + captured_value(m) + tunables::delta_margin() <= alpha
                     || !exchange_at_least(board, m, 0))
             {
                 continue;

@@ -1,5 +1,6 @@
 //! The options as UCI shows them: the `option name …` lines of the answer
-//! to `uci`, from the option table and values of [`crate::options`].
+//! to `uci`, from the option table and values of [`crate::options`] (and,
+//! in a `tuning` build, the search's tunables).
 
 use crate::options::{EMPTY_STRING, Kind, Options, SPECS, Value};
 
@@ -29,6 +30,20 @@ pub fn option_lines(options: &Options) -> Vec<String> {
                     format!("option name {} type string default {value}", spec.name)
                 }
             }
+        })
+        .collect()
+}
+
+/// The `option name …` lines of the search's tunables (`tuning` builds).
+#[cfg(feature = "tuning")]
+pub fn tunable_lines() -> Vec<String> {
+    crate::search::tunables::TUNABLES
+        .iter()
+        .map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
         })
         .collect()
 }

@@ -1,0 +1,172 @@
+//! The search's tunable constants, each declared once with its default,
+//! range and SPSA step, in the table at the end of this file.
+//!
+//! In the normal build each is a `const fn` returning its default, which
+//! the compiler folds into the code exactly as a constant. In a `tuning`
+//! build (`cargo build --release --features tuning`) each reads an atomic
+//! that the engine offers as a UCI spin option under the tunable's name,
+//! so an SPSA driver can set them game by game; `rookery tunables` prints
+//! the table in OpenBench's SPSA input format (`name, int, default, min,
+//! max, c_end, r_end`) in either build.
+//!
+//! Only integer constants that the search reads while it runs are here:
+//! the late-move-reduction table, computed once, is not.
+
+/// One tunable as the table declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// SPSA's final perturbation (`c_end`), in the tunable's units.
+    pub step: i32,
+}
+
+/// SPSA's final learning rate (`r_end`), as OpenBench's examples use.
+const SPSA_R_END: f64 = 0.002;
+
+impl Tunable {
+    /// The tunable's line of an OpenBench SPSA input.
+    pub fn spsa_line(&self) -> String {
+        format!(
+            "{}, int, {}, {}, {}, {}, {SPSA_R_END}",
+            self.name, self.default, self.min, self.max, self.step
+        )
+    }
+}
+
+/// Declares the tunables from one table: `name: default, min, max, step;`.
+macro_rules! tunables {
+    ($($(#[$doc:meta])* $name:ident: $default:expr, $min:expr, $max:expr, $step:expr;)*) => {
+        /// Every tunable, in the table's order.
+        pub const TUNABLES: &[Tunable] = &[$(Tunable {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+        },)*];
+
+        $(
+            $(#[$doc])*
+            #[cfg(not(feature = "tuning"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                $default
+            }
+        )*
+
+        #[cfg(feature = "tuning")]
+        mod live {
+            use std::sync::atomic::{AtomicI32, Ordering};
+
+            /// Positions in the table, naming the atomics.
+            #[allow(non_camel_case_types)]
+            #[derive(Clone, Copy)]
+            enum Index {
+                $($name,)*
+            }
+
+            /// The current values, defaults until an option sets them.
+            pub(super) static VALUES: [AtomicI32; super::TUNABLES.len()] =
+                [$(AtomicI32::new($default),)*];
+
+            $(
+                $(#[$doc])*
+                #[inline]
+                pub fn $name() -> i32 {
+                    VALUES[Index::$name as usize].load(Ordering::Relaxed)
+                }
+            )*
+        }
+        #[cfg(feature = "tuning")]
+        pub use live::*;
+    };
+}
+
+/// Sets the tunable called `name` (exactly) to the integer `value`,
+/// clamped into its range: `None` when there is no such tunable, else the
+/// value set or why the value is not an integer.
+#[cfg(feature = "tuning")]
+pub fn set_from_text(name: &str, value: Option<&str>) -> Option<Result<i32, String>> {
+    let index = TUNABLES.iter().position(|t| t.name == name)?;
+    let tunable = TUNABLES[index];
+    let text = value.map(str::trim).unwrap_or("");
+    let Ok(number) = text.parse::<i64>() else {
+        return Some(Err(format!(
+            "tunable '{name}' expects an integer, got '{text}'"
+        )));
+    };
+    let clamped = number.clamp(i64::from(tunable.min), i64::from(tunable.max)) as i32;
+    live::VALUES[index].store(clamped, std::sync::atomic::Ordering::Relaxed);
+    Some(Ok(clamped))
+}
+
+tunables! {
+    /// Reverse futility pruning: deepest node it applies to ...
+    reverse_futility_max_depth: 8, 4, 12, 1;
+    /// ... and its margin per ply of depth.
+    reverse_futility_margin: 75, 30, 150, 8;
+    /// Null-move pruning: shallowest node it applies to, ...
+    null_move_min_depth: 3, 2, 5, 1;
+    /// ... its base reduction, one ply more per this much depth, ...
+    null_move_base_reduction: 3, 1, 5, 1;
+    null_move_depth_divisor: 4, 2, 8, 1;
+    /// ... and one ply more per this many centipawns of evaluation above
+    /// beta, up to a cap.
+    null_move_eval_divisor: 200, 100, 400, 20;
+    null_move_max_eval_reduction: 3, 1, 6, 1;
+    /// Nodes at least this deep without a table move search one ply less.
+    iir_min_depth: 4, 2, 8, 1;
+    /// Singular extensions: from this depth, a table move whose stored
+    /// result is at most this many plies shallower is tested ...
+    singular_min_depth: 8, 5, 12, 1;
+    singular_table_depth_margin: 3, 1, 6, 1;
+    /// ... against the table score less this per ply of depth; failing
+    /// below by the double-extension margin more extends by two plies.
+    singular_margin_per_depth: 1, 1, 4, 1;
+    double_extension_margin: 20, 5, 50, 4;
+    /// Late-move pruning: deepest node, and the quiet moves tried at
+    /// depth d are this plus d².
+    late_move_pruning_max_depth: 8, 4, 12, 1;
+    late_move_pruning_base: 3, 1, 8, 1;
+    /// Futility pruning: deepest node, margin at depth 0 and per ply.
+    futility_max_depth: 6, 3, 10, 1;
+    futility_base_margin: 90, 30, 200, 10;
+    futility_margin_per_depth: 90, 30, 200, 10;
+    /// Exchange pruning: deepest node; a quiet move may lose this much per
+    /// ply, a capture this much per ply squared.
+    see_pruning_max_depth: 8, 4, 12, 1;
+    see_quiet_margin_per_depth: -64, -150, -20, 8;
+    see_capture_margin_per_depth_squared: -20, -60, -5, 3;
+    /// History points worth one ply of late-move reduction.
+    lmr_history_divisor: 8192, 4096, 16384, 512;
+    /// The first aspiration window's half-width.
+    aspiration_initial_delta: 25, 10, 60, 4;
+    /// Quiescence's delta pruning margin.
+    delta_margin: 200, 100, 400, 20;
+    /// History bonus: per depth squared, per depth, and its cap.
+    history_bonus_per_depth_squared: 16, 4, 32, 2;
+    history_bonus_per_depth: 32, 8, 64, 4;
+    history_max_bonus: 1600, 800, 3200, 100;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_lies_in_its_range_and_names_are_unique() {
+        for (index, tunable) in TUNABLES.iter().enumerate() {
+            assert!(tunable.min <= tunable.default && tunable.default <= tunable.max);
+            assert!(tunable.step > 0, "{tunable:?}");
+            assert!(TUNABLES[..index].iter().all(|t| t.name != tunable.name));
+        }
+        assert_eq!(reverse_futility_margin(), 75);
+        assert_eq!(
+            TUNABLES[1].spsa_line(),
+            "reverse_futility_margin, int, 75, 30, 150, 8, 0.002"
+        );
+    }
+}
