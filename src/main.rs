@@ -103,7 +103,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => {
             let config = Config::load(cli.config.as_deref());
-            match Engine::new(config) {
+            match Engine::new(config, std::sync::Arc::new(uci::Uci)) {
                 Ok(engine) => {
                     uci::run(engine);
                     ExitCode::SUCCESS

@@ -14,8 +14,8 @@ use std::sync::{Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
 use rookery::config::Config;
-use rookery::engine::Engine;
-use rookery::uci::command::{self, Command};
+use rookery::engine::{Command, Engine};
+use rookery::uci::{self, command};
 
 const MAX_NODES: u64 = 300;
 const MAX_DEPTH: i32 = 4;
@@ -25,7 +25,9 @@ const MAX_THREADS: i64 = 4;
 
 fn engine() -> &'static Mutex<Engine> {
     static ENGINE: OnceLock<Mutex<Engine>> = OnceLock::new();
-    ENGINE.get_or_init(|| Mutex::new(Engine::new(Config::default()).expect("engine")))
+    ENGINE.get_or_init(|| Mutex::new(
+        Engine::new(Config::default(), std::sync::Arc::new(uci::Uci)).expect("engine"),
+    ))
 }
 
 /// The command made safe to run inside the fuzzer, or `None` to skip it.

@@ -1,5 +1,5 @@
-//! Parsing one line of UCI input into a [`Command`]: pure, no engine state,
-//! so it can be tested and fuzzed alone.
+//! Parsing one line of UCI input into the engine's [`Command`]: pure, no
+//! engine state, so it can be tested and fuzzed alone.
 //!
 //! Following the UCI specification, unknown tokens before a command are
 //! skipped (`joho debug on` is `debug on`). A line with no known command, or
@@ -14,51 +14,8 @@
 
 use std::time::Duration;
 
+use crate::engine::command::{Command, Go};
 use crate::search::Limits;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Uci,
-    Debug(bool),
-    IsReady,
-    SetOption {
-        name: String,
-        value: Option<String>,
-    },
-    Register,
-    UciNewGame,
-    /// `fen` is `None` for `startpos`.
-    Position {
-        fen: Option<String>,
-        moves: Vec<String>,
-    },
-    Go(Go),
-    Stop,
-    PonderHit,
-    Quit,
-    /// Non-standard: the fixed-depth benchmark.
-    Bench {
-        depth: Option<i32>,
-    },
-    /// Non-standard (`go perft N`): count leaf nodes, per root move.
-    Perft {
-        depth: u32,
-    },
-    /// Non-standard (`d`): show the board, FEN and key.
-    Display,
-    /// Non-standard: show the static evaluation.
-    Eval,
-}
-
-/// The arguments of `go`: the limits, and the `searchmoves` still as text
-/// (they need the position to be read).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    pub limits: Limits,
-    pub search_moves: Vec<String>,
-    /// Arguments that could not be understood, to be reported.
-    pub errors: Vec<String>,
-}
 
 /// Keywords that end a `searchmoves` list.
 const GO_KEYWORDS: [&str; 12] = [

@@ -1,6 +1,7 @@
 //! The UCI protocol: a reader thread turns stdin into lines, the loop here
-//! parses each into a [`command::Command`] and hands it to the
-//! [`Engine`](crate::engine::Engine).
+//! parses each into an engine [`Command`](crate::engine::Command) and hands
+//! it to the [`Engine`], which writes through [`Uci`], this layer's
+//! [`Protocol`].
 //!
 //! stdin is read on its own thread so the loop is never stuck in a read
 //! while a search runs: `isready`, `stop`, `ponderhit` and `quit` are
@@ -12,10 +13,35 @@ pub mod command;
 pub mod format;
 pub mod options;
 
+use std::sync::Arc;
+
 use std::io::BufRead;
 
-use crate::engine::{Engine, Flow};
+use crate::engine::{Engine, Flow, Protocol, ReportStyle};
+use crate::options::Options;
 use crate::output;
+use crate::search::Reporter;
+
+/// The UCI protocol as the engine needs it: the `option name …` lines and
+/// the reporter that writes `info` and `bestmove` lines.
+pub struct Uci;
+
+impl Protocol for Uci {
+    fn option_lines(&self, options: &Options) -> Vec<String> {
+        let lines = options::option_lines(options);
+        #[cfg(feature = "tuning")]
+        let lines = [lines, options::tunable_lines()].concat();
+        lines
+    }
+
+    fn reporter(&self, style: ReportStyle) -> Arc<dyn Reporter> {
+        Arc::new(format::UciReporter {
+            castling_mode: style.castling_mode,
+            show_wdl: style.show_wdl,
+            material: style.material,
+        })
+    }
+}
 
 /// What the reader thread passes to the loop.
 enum Input {

@@ -12,6 +12,15 @@
 //! the last valid position and options stay. The one exception follows
 //! Stockfish: `position … moves` with an illegal move sets the position
 //! after the legal moves before it, and the error says so.
+//!
+//! The engine names no protocol module: its requests are its own
+//! [`Command`]s, which the protocol parses, and what the protocol writes
+//! for it (the option list, a search's `info` and `bestmove` lines) comes
+//! through the [`Protocol`] it was built with. The short answers of the
+//! session itself (`readyok`, `uciok`, `info string …`) it sends as they
+//! are.
+
+pub mod command;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,15 +35,34 @@ use crate::eval::evaluate;
 use crate::nnue::{self, Network};
 use crate::options::{self, Change, MIN_HASH_MB, Options};
 use crate::output;
+use crate::search::Reporter;
 use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
 use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
-use crate::uci::command::{Command, Go};
-use crate::uci::format::UciReporter;
 use crate::{bench, perft, wdl};
+pub use command::{Command, Go};
 
 pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the Rookery developers";
+
+/// What the engine needs of the protocol that drives it.
+pub trait Protocol: Send + Sync {
+    /// The lines that declare the options, showing `options` as defaults.
+    fn option_lines(&self, options: &Options) -> Vec<String>;
+    /// Where a search's iterations, best move and faults go.
+    fn reporter(&self, style: ReportStyle) -> Arc<dyn Reporter>;
+}
+
+/// How a search's reports are to be written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportStyle {
+    /// How moves are written (`UCI_Chess960`).
+    pub castling_mode: CastlingMode,
+    /// Whether scores carry win-draw-loss chances (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+    /// The root's material, for the win-draw-loss model.
+    pub material: u32,
+}
 
 /// Whether the UCI loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,14 +105,16 @@ pub struct Engine {
     pool: ThreadPool,
     game: Game,
     search: Option<RunningSearch>,
+    protocol: Arc<dyn Protocol>,
 }
 
 impl Engine {
-    /// An engine with the options from `config`. A table or thread count
-    /// that cannot be had falls back to the minimum, which is reported
-    /// (after `uci`, with the other configuration errors) and becomes the
-    /// advertised default; fails only when even the minimum cannot be had.
-    pub fn new(mut config: Config) -> Result<Engine, String> {
+    /// An engine with the options from `config`, speaking through
+    /// `protocol`. A table or thread count that cannot be had falls back to
+    /// the minimum, which is reported (after `uci`, with the other
+    /// configuration errors) and becomes the advertised default; fails only
+    /// when even the minimum cannot be had.
+    pub fn new(mut config: Config, protocol: Arc<dyn Protocol>) -> Result<Engine, String> {
         let mut options = config.defaults.clone();
         nnue::set_active(None);
         if !options.eval_file.is_empty() {
@@ -133,6 +163,7 @@ impl Engine {
             pool,
             game: Game::new(Chess::default()),
             search: None,
+            protocol,
         })
     }
 
@@ -246,11 +277,7 @@ impl Engine {
     fn uci(&self) {
         output::send(&format!("id name {NAME}"));
         output::send(&format!("id author {AUTHOR}"));
-        for line in crate::uci::options::option_lines(&self.config.defaults) {
-            output::send(&line);
-        }
-        #[cfg(feature = "tuning")]
-        for line in crate::uci::options::tunable_lines() {
+        for line in self.protocol.option_lines(&self.config.defaults) {
             output::send(&line);
         }
         output::send(&format!(
@@ -426,7 +453,7 @@ impl Engine {
             time,
             tt: Arc::clone(&self.tt),
             threads: self.pool.thread_count(),
-            reporter: Arc::new(UciReporter {
+            reporter: self.protocol.reporter(ReportStyle {
                 castling_mode: self.castling_mode(),
                 show_wdl: self.options.show_wdl,
                 material: wdl::material(pos),
