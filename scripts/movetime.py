@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-BENCH_FENS = "src/bench/positions.fen"
+BENCH_FENS = "src/tools/bench/positions.fen"
 
 
 def read_until(proc: subprocess.Popen, prefix: str) -> str:

@@ -11,7 +11,7 @@ the stop lands inside the first iterations), from writing the line to
 reading `bestmove`.
 
 `depth`: the depth of the last `info` line after `go movetime N` on every
-bench position (`src/bench/positions.fen`), fresh `ucinewgame` each; prints
+bench position (`src/tools/bench/positions.fen`), fresh `ucinewgame` each; prints
 each depth and the average.
 """
 
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-BENCH_FENS = "src/bench/positions.fen"
+BENCH_FENS = "src/tools/bench/positions.fen"
 EIGHTEEN_ROOKS = "rnbqkbnr/rrrrrrrr/8/8/8/8/RRRRRRRR/RNBQKBNR w KQkq - 0 1"
 
 

@@ -27,7 +27,7 @@ import time
 
 import chess
 
-BENCH_FENS = "src/bench/positions.fen"
+BENCH_FENS = "src/tools/bench/positions.fen"
 #: Seconds an answer may take before it counts as a hang.
 ANSWER_TIMEOUT = 10.0
 #: Lines the engine must reject with `info string error` (a `go` with a bad

@@ -5,7 +5,6 @@
 //! The threads share one lockless [`tt::TranspositionTable`], and may probe
 //! Syzygy endgame tables ([`tablebase`]).
 
-pub mod bench;
 pub mod board;
 pub mod check;
 pub mod config;
@@ -15,14 +14,13 @@ pub mod material;
 pub mod nnue;
 pub mod options;
 pub mod output;
-pub mod perft;
 pub mod piece_changes;
 pub mod rate;
 pub mod rng;
 pub mod score;
 pub mod search;
-pub mod selfplay;
 pub mod tablebase;
+pub mod tools;
 pub mod tt;
 pub mod uci;
 pub mod wdl;

@@ -10,8 +10,9 @@ use shakmaty::{CastlingMode, Chess};
 use rookery::board::parse_fen;
 use rookery::config::Config;
 use rookery::engine::Engine;
-use rookery::selfplay::record::GameReader;
-use rookery::{bench, perft, selfplay, uci};
+use rookery::tools::selfplay::record::GameReader;
+use rookery::tools::{bench, perft, selfplay};
+use rookery::uci;
 
 /// Rookery, a UCI chess engine. Without a subcommand it speaks UCI on
 /// stdin/stdout: load it in a chess GUI (Cute Chess, Arena) or a tournament

@@ -7,7 +7,7 @@
 //! depth, all of which are cheap).
 
 use rookery::board::Board;
-use rookery::perft::perft;
+use rookery::tools::perft::perft;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, PositionError};
 

@@ -38,8 +38,9 @@ use crate::output;
 use crate::search::Reporter;
 use crate::search::{self, JobSpec, SearchJob, ThreadPool, ThreadResult};
 use crate::tablebase::{LoadReport, Tablebases, TbConfig};
+use crate::tools::{bench, perft};
 use crate::tt::TranspositionTable;
-use crate::{bench, perft, wdl};
+use crate::wdl;
 pub use command::{Command, Go};
 
 pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
 use rookery::rng::SplitMix64;
-use rookery::selfplay::record::{GameReader, GameResult};
+use rookery::tools::selfplay::record::{GameReader, GameResult};
 use shakmaty::{Chess, Position};
 
 /// Most pieces a chess position can have.

@@ -294,7 +294,7 @@ mod tests {
     use crate::data::Sample;
     use crate::test_positions::random_positions;
     use rookery::nnue::{Network, SCALE, evaluate};
-    use rookery::selfplay::record::GameResult;
+    use rookery::tools::selfplay::record::GameResult;
     use shakmaty::Position;
 
     /// A network of a trained one's magnitudes: accumulators spread over

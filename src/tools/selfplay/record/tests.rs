@@ -7,7 +7,7 @@ use super::*;
 /// The first five games of the archive's `a1153ef_gen5c/s30001.bin.xz`,
 /// byte for byte: a headerless version-1 file.
 const ARCHIVE_V1_GAMES: &[u8] =
-    include_bytes!("../../../tests/data/selfplay/a1153ef_s30001_first5.bin");
+    include_bytes!("../../../../tests/data/selfplay/a1153ef_s30001_first5.bin");
 
 /// After 1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 d6 6. c3 O-O
 /// 7. h3 h6 8. Re1 a6: game ply 16, White to move.
