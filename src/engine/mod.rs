@@ -282,8 +282,9 @@ impl Engine {
             output::send(&line);
         }
         output::send(&format!(
-            "info string network {}",
-            nnue::active().identity()
+            "info string network {}, simd {}",
+            nnue::active().identity(),
+            nnue::Simd::detected().name()
         ));
         output::send("uciok");
         for error in &self.config.errors {

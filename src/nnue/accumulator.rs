@@ -5,6 +5,12 @@
 //! the accumulator travels inside the board, so a child's accumulator is
 //! its parent's plus the move's few weight rows: nothing to undo, nothing
 //! to keep in step with a separate stack.
+//!
+//! The arithmetic here is written once, in plain loops, and knows nothing
+//! of instruction sets: `simd.rs` compiles its hot part once per path
+//! (so these kernels are `#[inline(always)]`) and defines the two entry
+//! points that choose the path, [`Accumulator::play`] and
+//! [`Accumulator::evaluate`].
 
 use shakmaty::{Color, Piece, Square};
 
@@ -27,7 +33,8 @@ impl std::fmt::Debug for Accumulator {
 }
 
 impl Accumulator {
-    /// The accumulator of `board` computed from scratch.
+    /// The accumulator of `board` computed from scratch (once per position
+    /// set up, so on the plain path).
     pub fn new(network: &Network, board: &shakmaty::Board) -> Accumulator {
         let mut accumulator = Accumulator {
             white: network.feature_bias,
@@ -39,51 +46,29 @@ impl Accumulator {
         accumulator
     }
 
-    /// The accumulator after a move that makes `changes`, written in one
-    /// pass per perspective: each value is the parent's less the removed
-    /// pieces' weights plus the added ones'. (Copying the parent and then
-    /// updating it row by row reads and writes every value up to five
-    /// times; `rookery bench` ran about 6% faster with this.)
-    pub fn play(&self, network: &Network, changes: &PieceChanges) -> Accumulator {
-        let updated = |parent: &[i16; HIDDEN], perspective: Color| {
-            let row = |&(square, piece): &(Square, Piece)| {
-                &network.feature_weights[feature_index(perspective, piece, square)]
-            };
-            match (changes.removed(), changes.added()) {
-                ([removed], [added]) => {
-                    let (sub, add) = (row(removed), row(added));
-                    std::array::from_fn(|i| parent[i].wrapping_sub(sub[i]).wrapping_add(add[i]))
-                }
-                ([first, second], [added]) => {
-                    let (sub1, sub2, add) = (row(first), row(second), row(added));
-                    std::array::from_fn(|i| {
-                        parent[i]
-                            .wrapping_sub(sub1[i])
-                            .wrapping_sub(sub2[i])
-                            .wrapping_add(add[i])
-                    })
-                }
-                (removed, added) => {
-                    // Castling (two off, two on) and anything rarer.
-                    let mut values = *parent;
-                    for change in removed {
-                        combine(&mut values, row(change), i16::wrapping_sub);
-                    }
-                    for change in added {
-                        combine(&mut values, row(change), i16::wrapping_add);
-                    }
-                    values
-                }
-            }
-        };
+    /// An accumulator holding any values, for tests of the output layer.
+    #[cfg(test)]
+    pub(super) fn from_values(white: [i16; HIDDEN], black: [i16; HIDDEN]) -> Accumulator {
+        Accumulator { white, black }
+    }
+
+    /// [`Accumulator::play`] in plain loops, which `simd.rs` compiles once
+    /// per instruction set: written in one pass per perspective, each value
+    /// is the parent's less the removed pieces' weights plus the added
+    /// ones'. (Copying the parent and then updating it row by row reads and
+    /// writes every value up to five times; `rookery bench` ran about 6%
+    /// faster with this.)
+    #[inline(always)]
+    pub(super) fn updated(&self, network: &Network, changes: &PieceChanges) -> Accumulator {
         Accumulator {
-            white: updated(&self.white, Color::White),
-            black: updated(&self.black, Color::Black),
+            white: updated(&self.white, network, changes, Color::White),
+            black: updated(&self.black, network, changes, Color::Black),
         }
     }
 
     /// Combines both perspectives' values with the weight rows of `piece`
     /// on `square` by `op` (add a piece, or subtract it).
+    #[inline(always)]
     fn apply(
         &mut self,
         network: &Network,
@@ -99,14 +84,21 @@ impl Accumulator {
         }
     }
 
-    /// The evaluation in centipawns for `turn`, the side to move.
-    pub fn evaluate(&self, network: &Network, turn: Color) -> i32 {
+    /// [`Accumulator::evaluate`] with `dot` for [`screlu_dot`] (the same
+    /// sum, in a given instruction set's vectors).
+    #[inline(always)]
+    pub(super) fn output(
+        &self,
+        network: &Network,
+        turn: Color,
+        dot: impl Fn(&[i16; HIDDEN], &[i16; HIDDEN]) -> i32,
+    ) -> i32 {
         let (ours, theirs) = match turn {
             Color::White => (&self.white, &self.black),
             Color::Black => (&self.black, &self.white),
         };
-        let sum = i64::from(screlu_dot(ours, &network.output_weights[0]))
-            + i64::from(screlu_dot(theirs, &network.output_weights[1]));
+        let sum = i64::from(dot(ours, &network.output_weights[0]))
+            + i64::from(dot(theirs, &network.output_weights[1]));
         let output = sum / i64::from(QA) + i64::from(network.output_bias);
         let centipawns = output * i64::from(SCALE) / i64::from(QA * QB);
         // An extreme network or position must not pass for a tablebase
@@ -115,7 +107,47 @@ impl Accumulator {
     }
 }
 
+/// One perspective's values after a move that makes `changes`.
+#[inline(always)]
+fn updated(
+    parent: &[i16; HIDDEN],
+    network: &Network,
+    changes: &PieceChanges,
+    perspective: Color,
+) -> [i16; HIDDEN] {
+    let row = |&(square, piece): &(Square, Piece)| {
+        &network.feature_weights[feature_index(perspective, piece, square)]
+    };
+    match (changes.removed(), changes.added()) {
+        ([removed], [added]) => {
+            let (sub, add) = (row(removed), row(added));
+            std::array::from_fn(|i| parent[i].wrapping_sub(sub[i]).wrapping_add(add[i]))
+        }
+        ([first, second], [added]) => {
+            let (sub1, sub2, add) = (row(first), row(second), row(added));
+            std::array::from_fn(|i| {
+                parent[i]
+                    .wrapping_sub(sub1[i])
+                    .wrapping_sub(sub2[i])
+                    .wrapping_add(add[i])
+            })
+        }
+        (removed, added) => {
+            // Castling (two off, two on) and anything rarer.
+            let mut values = *parent;
+            for change in removed {
+                combine(&mut values, row(change), i16::wrapping_sub);
+            }
+            for change in added {
+                combine(&mut values, row(change), i16::wrapping_add);
+            }
+            values
+        }
+    }
+}
+
 /// Combines each value with its weight by `op` (adds or subtracts a row).
+#[inline(always)]
 fn combine(values: &mut [i16; HIDDEN], weights: &[i16; HIDDEN], op: impl Fn(i16, i16) -> i16) {
     for (value, &weight) in values.iter_mut().zip(weights) {
         *value = op(*value, weight);
@@ -127,7 +159,8 @@ fn combine(values: &mut [i16; HIDDEN], weights: &[i16; HIDDEN], op: impl Fn(i16,
 /// guarantees |weight| ≤ [`super::MAX_OUTPUT_WEIGHT`] (255 · 127 < 2¹⁵), which lets
 /// the loop vectorise into 16-bit multiplies and 32-bit multiply-adds on
 /// any SIMD target. A half of 256 terms stays below 255² · 127 · 256 < 2³¹.
-fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+#[inline(always)]
+pub(super) fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     values
         .iter()
         .zip(weights)

@@ -11,15 +11,18 @@
 //! The output layer reads the side to move's accumulator first and the
 //! other side's second, each through SCReLU (`clamp(x, 0, 1)²`), and scales
 //! the result to centipawns. All arithmetic is in integers: weights are
-//! quantised by [`QA`] (first layer) and [`QB`] (output layer). Plain loops
-//! over fixed-size arrays, which LLVM vectorises on any target, keep it
-//! portable without `std::arch`.
+//! quantised by [`QA`] (first layer) and [`QB`] (output layer). The loops
+//! are plain loops over fixed-size arrays, which LLVM vectorises on any
+//! target; `simd.rs` compiles the hot ones again for AVX2 and AVX-512 and
+//! picks a path at start-up, so one binary runs on any x86-64 processor.
 
 mod accumulator;
 mod network;
+mod simd;
 
 pub use accumulator::Accumulator;
 pub use network::{Network, QuantisedNetwork, active, identity, set_active};
+pub use simd::Simd;
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 

@@ -64,9 +64,17 @@ impl Engine {
 
     /// Starts `rookery` with command line arguments.
     pub fn start_with_args(args: &[&str]) -> Engine {
+        Engine::start_with_env(args, &[])
+    }
+
+    /// Starts `rookery` with command line arguments and environment
+    /// variables.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(BIN)
             .args(args)
             .env_remove("RUST_LOG")
+            .env_remove("ROOKERY_SIMD")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -280,7 +288,16 @@ fn shorten(text: &str) -> String {
 /// Runs `rookery <args>` to completion (stdin closed) with a timeout;
 /// returns the exit status and the stdout lines.
 pub fn run_tool(args: &[&str], timeout: Duration) -> (ExitStatus, Vec<String>) {
-    let mut engine = Engine::start_with_args(args);
+    run_tool_with_env(args, &[], timeout)
+}
+
+/// [`run_tool`] with environment variables.
+pub fn run_tool_with_env(
+    args: &[&str],
+    env: &[(&str, &str)],
+    timeout: Duration,
+) -> (ExitStatus, Vec<String>) {
+    let mut engine = Engine::start_with_env(args, env);
     engine.close_stdin();
     let mut lines = Vec::new();
     let deadline = Instant::now() + timeout;

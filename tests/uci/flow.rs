@@ -38,9 +38,14 @@ fn uci_handshake_lists_the_options_then_uciok() {
     assert!(lines.contains(&"option name Ponder type check default false".to_string()));
     assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
     assert_eq!(lines.last().unwrap(), "uciok");
-    // The network is named by the first 12 hex digits of its SHA-256.
+    // The network is named by the first 12 hex digits of its SHA-256,
+    // followed by the SIMD path its loops run on.
     let network = &lines[lines.len() - 2];
-    let identity = network.strip_prefix("info string network ").unwrap();
+    let (identity, simd) = network
+        .strip_prefix("info string network ")
+        .and_then(|rest| rest.split_once(", simd "))
+        .unwrap_or_else(|| panic!("{network}"));
+    assert!(["plain", "avx2", "avx512"].contains(&simd), "{network}");
     assert_eq!(identity.len(), 12, "{network}");
     assert!(identity.chars().all(|c| c.is_ascii_hexdigit()), "{network}");
     assert!(errors(&lines).is_empty(), "{lines:#?}");

@@ -5,7 +5,13 @@ use super::*;
 
 /// The node count of `rookery bench <depth>`, checking the output format.
 fn bench_nodes(depth: &str) -> u64 {
-    let (status, lines) = run_tool(&["bench", depth], SEARCH);
+    bench_lines(depth, &[]).1
+}
+
+/// The output of `rookery bench <depth>` run with `env`, and its node
+/// count, checking the output format.
+fn bench_lines(depth: &str, env: &[(&str, &str)]) -> (Vec<String>, u64) {
+    let (status, lines) = run_tool_with_env(&["bench", depth], env, SEARCH);
     assert!(status.success(), "bench exit {status:?}: {lines:#?}");
     let last = lines.last().expect("bench prints lines");
     let tokens: Vec<&str> = last.split(' ').collect();
@@ -16,7 +22,8 @@ fn bench_nodes(depth: &str) -> u64 {
             .iter()
             .all(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()));
     assert!(ok, "last bench line '{last}' is not 'N nodes N nps'");
-    tokens[0].parse().unwrap()
+    let nodes = tokens[0].parse().unwrap();
+    (lines, nodes)
 }
 
 #[test]
@@ -25,6 +32,22 @@ fn bench_from_the_command_line_is_deterministic() {
     let second = bench_nodes("5");
     assert!(first > 0);
     assert_eq!(first, second, "bench node counts differ between runs");
+}
+
+/// The network's SIMD path is chosen at start-up; `ROOKERY_SIMD=plain`
+/// asks for the plain loops, which must search the same tree.
+#[test]
+fn bench_names_its_simd_path_and_the_plain_path_searches_the_same_tree() {
+    let (lines, nodes) = bench_lines("5", &[]);
+    let (plain_lines, plain_nodes) = bench_lines("5", &[("ROOKERY_SIMD", "plain")]);
+    assert!(
+        ["avx512", "avx2", "plain"]
+            .iter()
+            .any(|path| lines[0].ends_with(&format!(", simd {path}"))),
+        "{lines:#?}"
+    );
+    assert!(plain_lines[0].ends_with(", simd plain"), "{plain_lines:#?}");
+    assert_eq!(nodes, plain_nodes);
 }
 
 #[test]

@@ -126,6 +126,24 @@ enum SigmoidScale {
 /// The word that asks for a fitted scale.
 const FIT: &str = "fit";
 
+/// A note for a trainer built for the architecture's baseline (the
+/// default: `cargo build --release` makes binaries that run on any x86-64)
+/// on a processor with AVX2. The float loops then run in 128-bit vectors:
+/// 170-190 k positions/s against 300-370 k for a `target-cpu=native`
+/// build on the 2-core dev machine. The trainer is not shipped, so it can
+/// be built for the machine that trains.
+fn portable_build_note() -> Option<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    if !cfg!(target_feature = "avx2") && std::arch::is_x86_feature_detected!("avx2") {
+        return Some(
+            "note: this trainer was built without AVX2, which this processor has; \
+             RUSTFLAGS=\"-C target-cpu=native\" cargo build --release -p rookery-trainer \
+             builds one that trains about twice as fast",
+        );
+    }
+    None
+}
+
 fn parse_sigmoid_scale(text: &str) -> Result<SigmoidScale, String> {
     if text == FIT {
         return Ok(SigmoidScale::Fit);
@@ -148,6 +166,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     check(&cli)?;
+    if let Some(note) = portable_build_note() {
+        eprintln!("{note}");
+    }
     let threads = cli.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });

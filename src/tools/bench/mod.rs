@@ -51,7 +51,11 @@ impl Default for Settings {
 pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), String> {
     let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
     let pool = ThreadPool::new(settings.threads).map_err(|e| e.to_string())?;
-    report(&format!("network {}", crate::nnue::active().identity()));
+    report(&format!(
+        "network {}, simd {}",
+        crate::nnue::active().identity(),
+        crate::nnue::Simd::detected().name()
+    ));
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     let positions = POSITIONS.lines().filter(|l| !l.trim().is_empty());

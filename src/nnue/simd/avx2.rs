@@ -1,0 +1,61 @@
+//! The network's hot loops compiled for AVX2 (256-bit vectors: 16 values
+//! of 16 bits). The accumulator update is the plain loop of
+//! `accumulator.rs`, inlined (`#[inline(always)]`) into a function with
+//! AVX2 enabled before LLVM vectorises it; the output layer's sum is
+//! written with intrinsics, as LLVM's own vectorisation of it for AVX2
+//! used 128-bit vectors (about 40% fewer instructions in `evaluate` so).
+//!
+//! Callers must make sure the processor has AVX2 (`super::Simd`).
+
+use std::arch::x86_64::*;
+
+use shakmaty::Color;
+
+use crate::nnue::{Accumulator, HIDDEN, Network, QA};
+use crate::piece_changes::PieceChanges;
+
+/// 16-bit values in a 256-bit register.
+const LANES: usize = 16;
+
+#[target_feature(enable = "avx2")]
+pub(super) fn play(parent: &Accumulator, network: &Network, changes: &PieceChanges) -> Accumulator {
+    parent.updated(network, changes)
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) fn evaluate(accumulator: &Accumulator, network: &Network, turn: Color) -> i32 {
+    accumulator.output(network, turn, |values, weights| screlu_dot(values, weights))
+}
+
+/// `accumulator::screlu_dot`, 16 values a step: clamp, multiply by the
+/// weight in 16 bits, then multiply by the clamped value again and add
+/// neighbouring pairs in 32 bits (`madd`). The same terms summed in
+/// another order: integer sums that cannot overflow do not depend on it.
+#[target_feature(enable = "avx2")]
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let zero = _mm256_setzero_si256();
+    let ceiling = _mm256_set1_epi16(QA as i16);
+    let mut sums = _mm256_setzero_si256();
+    let (values, _) = values.as_chunks::<LANES>();
+    let (weights, _) = weights.as_chunks::<LANES>();
+    for (values, weights) in values.iter().zip(weights) {
+        // SAFETY: each chunk is LANES readable i16s, one register's worth,
+        // and `loadu` needs no alignment.
+        let (values, weights) = unsafe {
+            (
+                _mm256_loadu_si256(values.as_ptr().cast()),
+                _mm256_loadu_si256(weights.as_ptr().cast()),
+            )
+        };
+        let clipped = _mm256_min_epi16(_mm256_max_epi16(values, zero), ceiling);
+        let products = _mm256_mullo_epi16(clipped, weights);
+        sums = _mm256_add_epi32(sums, _mm256_madd_epi16(products, clipped));
+    }
+    let fours = _mm_add_epi32(
+        _mm256_castsi256_si128(sums),
+        _mm256_extracti128_si256::<1>(sums),
+    );
+    let twos = _mm_add_epi32(fours, _mm_shuffle_epi32::<0b01_00_11_10>(fours));
+    let one = _mm_add_epi32(twos, _mm_shuffle_epi32::<0b10_11_00_01>(twos));
+    _mm_cvtsi128_si32(one)
+}

@@ -1,0 +1,50 @@
+//! The network's hot loops compiled for AVX-512 (512-bit vectors: 32
+//! values of 16 bits, which needs `avx512bw` beside `avx512f`). As for
+//! AVX2 (`avx2.rs`): the accumulator update is the plain loop compiled
+//! here, the output layer's sum is written with intrinsics.
+//!
+//! Callers must make sure the processor has both features (`super::Simd`).
+
+use std::arch::x86_64::*;
+
+use shakmaty::Color;
+
+use crate::nnue::{Accumulator, HIDDEN, Network, QA};
+use crate::piece_changes::PieceChanges;
+
+/// 16-bit values in a 512-bit register.
+const LANES: usize = 32;
+
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn play(parent: &Accumulator, network: &Network, changes: &PieceChanges) -> Accumulator {
+    parent.updated(network, changes)
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn evaluate(accumulator: &Accumulator, network: &Network, turn: Color) -> i32 {
+    accumulator.output(network, turn, |values, weights| screlu_dot(values, weights))
+}
+
+/// `accumulator::screlu_dot`, 32 values a step, as in `avx2.rs`.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let zero = _mm512_setzero_si512();
+    let ceiling = _mm512_set1_epi16(QA as i16);
+    let mut sums = _mm512_setzero_si512();
+    let (values, _) = values.as_chunks::<LANES>();
+    let (weights, _) = weights.as_chunks::<LANES>();
+    for (values, weights) in values.iter().zip(weights) {
+        // SAFETY: each chunk is LANES readable i16s, one register's worth,
+        // and `loadu` needs no alignment.
+        let (values, weights) = unsafe {
+            (
+                _mm512_loadu_si512(values.as_ptr().cast()),
+                _mm512_loadu_si512(weights.as_ptr().cast()),
+            )
+        };
+        let clipped = _mm512_min_epi16(_mm512_max_epi16(values, zero), ceiling);
+        let products = _mm512_mullo_epi16(clipped, weights);
+        sums = _mm512_add_epi32(sums, _mm512_madd_epi16(products, clipped));
+    }
+    _mm512_reduce_add_epi32(sums)
+}
