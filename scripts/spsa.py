@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""SPSA tuning of the search's tunables with fastchess games.
+
+The engine must be a `tuning` build (``cargo build --release --features
+tuning``): it offers each tunable of ``src/search/tunables.rs`` as a UCI
+spin option, and ``rookery tunables`` prints them as OpenBench SPSA input
+lines (``name, int, default, min, max, c_end, r_end``), which this script
+reads (all of them, or those named with ``--only``).
+
+Each iteration k draws a random sign per parameter, plays ``--pairs`` game
+pairs (one opening, both colours) between the values θ + c_k·Δ and
+θ − c_k·Δ with ``../shared/tools/fastchess``, and moves θ by
+a_k · (wins − losses of θ+) / (c_k · Δ): the simultaneous-perturbation
+gradient step, with OpenBench's schedules (α = 0.602, γ = 0.101,
+A = 10% of the iterations; c_k falls to ``c_end`` and the step a_k to
+``r_end · c_end²`` at the last iteration). The state (θ and the iteration)
+is saved as JSON after every iteration, so a run stopped with Ctrl-C
+resumes with the same command. The result is the tuned values, to be
+checked by a match against the defaults before they are committed.
+
+Example::
+
+    cargo build --release --features tuning --target-dir target/tuning
+    python3 scripts/spsa.py --engine target/tuning/release/rookery \\
+        --iterations 2000 --pairs 4 --tc 5+0.05 --concurrency 2 \\
+        --state /tmp/spsa.json --only futility_base_margin,delta_margin
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+
+ALPHA = 0.602
+GAMMA = 0.101
+# A, the stability constant, as a fraction of the iterations.
+A_FRACTION = 0.1
+HERE = os.path.dirname(os.path.abspath(__file__))
+FASTCHESS = os.path.join(HERE, "..", "..", "shared", "tools", "fastchess")
+BOOK = os.path.join(HERE, "..", "..", "shared", "data", "openings", "8moves_v3.epd")
+RESULT = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
+
+
+@dataclass
+class Param:
+    """One tunable: its range, its SPSA constants and its current value."""
+
+    name: str
+    value: float
+    minimum: int
+    maximum: int
+    c_end: float
+    r_end: float
+
+    def c(self, k: int, iterations: int) -> float:
+        """The perturbation at iteration k (0-based): c_end at the last."""
+        return self.c_end * iterations ** GAMMA / (k + 1) ** GAMMA
+
+    def a(self, k: int, iterations: int) -> float:
+        """The step at iteration k: r_end · c_end² at the last."""
+        big_a = A_FRACTION * iterations
+        a_end = self.r_end * self.c_end ** 2
+        return a_end * (big_a + iterations) ** ALPHA / (big_a + k + 1) ** ALPHA
+
+    def clamp(self, value: float) -> float:
+        return min(max(value, self.minimum), self.maximum)
+
+
+def parse_params(lines: list[str]) -> list[Param]:
+    """Params from OpenBench SPSA lines ``name, int, default, min, max, c_end, r_end``."""
+    params = []
+    for line in lines:
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) != 7 or fields[1] != "int":
+            continue
+        name, _, default, low, high, c_end, r_end = fields
+        params.append(Param(name, float(default), int(low), int(high), float(c_end), float(r_end)))
+    return params
+
+
+def perturbed(params: list[Param], signs: list[int], k: int, iterations: int,
+              direction: int) -> dict[str, int]:
+    """The integer option values θ ± c_k·Δ, clamped into range."""
+    return {p.name: round(p.clamp(p.value + direction * p.c(k, iterations) * s))
+            for p, s in zip(params, signs)}
+
+
+def update(params: list[Param], signs: list[int], k: int, iterations: int,
+           score: float) -> None:
+    """One gradient step for a score (wins − losses of θ+) of the pairs."""
+    for p, s in zip(params, signs):
+        p.value = p.clamp(p.value + p.a(k, iterations) * score / (p.c(k, iterations) * s))
+
+
+def play(engine: str, plus: dict[str, int], minus: dict[str, int], args) -> float:
+    """Plays the iteration's pairs; returns wins − losses of θ+."""
+    def side(name: str, values: dict[str, int]) -> list[str]:
+        return (["-engine", f"cmd={engine}", f"name={name}", "option.Hash=16", "option.Threads=1"]
+                + [f"option.{n}={v}" for n, v in values.items()])
+    command = ([args.fastchess] + side("plus", plus) + side("minus", minus)
+               + ["-each", "proto=uci", f"tc={args.tc}",
+                  "-openings", f"file={args.book}", "format=epd", "order=random",
+                  "-srand", str(random.getrandbits(31)),
+                  "-repeat", "-games", "2", "-rounds", str(args.pairs),
+                  "-concurrency", str(args.concurrency)])
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    results = RESULT.findall(output)
+    if not results:
+        raise RuntimeError(f"no result in fastchess's output:\n{output[-2000:]}")
+    _, wins, losses, _ = map(int, results[-1])
+    return float(wins - losses)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--engine", required=True, help="a tuning build of rookery")
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
+    parser.add_argument("--tc", default="5+0.05")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--only", help="comma-separated tunables to tune (default: all)")
+    parser.add_argument("--state", required=True, help="JSON file: saved and resumed")
+    parser.add_argument("--fastchess", default=FASTCHESS)
+    parser.add_argument("--book", default=BOOK)
+    args = parser.parse_args(argv)
+
+    if os.path.exists(args.state):
+        with open(args.state, encoding="utf-8") as handle:
+            state = json.load(handle)
+        params = [Param(**p) for p in state["params"]]
+        start = state["iteration"]
+    else:
+        lines = subprocess.run([args.engine, "tunables"], capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+        params = parse_params(lines)
+        if args.only:
+            wanted = set(args.only.split(","))
+            params = [p for p in params if p.name in wanted]
+        start = 0
+    if not params:
+        sys.exit("spsa: no tunables to tune")
+    for k in range(start, args.iterations):
+        signs = [random.choice((-1, 1)) for _ in params]
+        plus = perturbed(params, signs, k, args.iterations, +1)
+        minus = perturbed(params, signs, k, args.iterations, -1)
+        score = play(args.engine, plus, minus, args)
+        update(params, signs, k, args.iterations, score)
+        with open(args.state, "w", encoding="utf-8") as handle:
+            json.dump({"iteration": k + 1, "params": [asdict(p) for p in params]}, handle)
+        values = " ".join(f"{p.name}={p.value:.1f}" for p in params)
+        print(f"iteration {k + 1}/{args.iterations} score {score:+.0f}  {values}", flush=True)
+    for p in params:
+        print(f"{p.name} = {round(p.value)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Unit tests for scripts/spsa.py's arithmetic: ``python3 -m pytest scripts/test_spsa.py``."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spsa  # noqa: E402
+
+LINES = [
+    "reverse_futility_margin, int, 75, 30, 150, 8, 0.002",
+    "not a parameter line",
+    "delta_margin, int, 200, 100, 400, 20, 0.002",
+]
+
+
+def test_parameters_are_read_from_openbench_lines():
+    params = spsa.parse_params(LINES)
+    assert [p.name for p in params] == ["reverse_futility_margin", "delta_margin"]
+    assert (params[0].value, params[0].minimum, params[0].maximum) == (75.0, 30, 150)
+
+
+def test_the_schedules_end_at_c_end_and_r_end_times_c_end_squared():
+    p = spsa.parse_params(LINES)[0]
+    last = 999
+    assert abs(p.c(last, 1000) - 8) < 1e-9
+    assert abs(p.a(last, 1000) - 0.002 * 64) < 1e-9
+    assert p.c(0, 1000) > p.c(500, 1000) > p.c(last, 1000)
+
+
+def test_a_won_perturbation_moves_the_value_its_way_within_range():
+    params = spsa.parse_params(LINES)
+    plus = spsa.perturbed(params, [1, -1], 0, 100, +1)
+    minus = spsa.perturbed(params, [1, -1], 0, 100, -1)
+    assert plus["reverse_futility_margin"] > 75 > minus["reverse_futility_margin"]
+    assert plus["delta_margin"] < 200 < minus["delta_margin"]
+    spsa.update(params, [1, -1], 0, 100, score=2.0)
+    assert params[0].value > 75 and params[1].value < 200
+    params[0].value = 149.9
+    spsa.update(params, [1, 1], 0, 100, score=100.0)
+    assert params[0].value == 150
