@@ -35,6 +35,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 from dataclasses import asdict, dataclass
 
 ALPHA = 0.602
@@ -100,6 +101,8 @@ def update(params: list[Param], signs: list[int], k: int, iterations: int,
 
 def play(engine: str, plus: dict[str, int], minus: dict[str, int], args) -> float:
     """Plays the iteration's pairs; returns wins − losses of θ+."""
+    engine = os.path.abspath(engine)
+
     def side(name: str, values: dict[str, int]) -> list[str]:
         return (["-engine", f"cmd={engine}", f"name={name}", "option.Hash=16", "option.Threads=1"]
                 + [f"option.{n}={v}" for n, v in values.items()])
@@ -109,7 +112,10 @@ def play(engine: str, plus: dict[str, int], minus: dict[str, int], args) -> floa
                   "-srand", str(random.getrandbits(31)),
                   "-repeat", "-games", "2", "-rounds", str(args.pairs),
                   "-concurrency", str(args.concurrency)])
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    # fastchess leaves its state (config.json) in its working directory.
+    with tempfile.TemporaryDirectory() as scratch:
+        output = subprocess.run(command, capture_output=True, text=True, check=True,
+                                cwd=scratch).stdout
     results = RESULT.findall(output)
     if not results:
         raise RuntimeError(f"no result in fastchess's output:\n{output[-2000:]}")
@@ -129,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fastchess", default=FASTCHESS)
     parser.add_argument("--book", default=BOOK)
     args = parser.parse_args(argv)
+    # fastchess runs in a scratch directory: every path must be absolute.
+    args.fastchess, args.book = os.path.abspath(args.fastchess), os.path.abspath(args.book)
 
     if os.path.exists(args.state):
         with open(args.state, encoding="utf-8") as handle:
