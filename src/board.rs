@@ -72,7 +72,7 @@ impl Board {
     }
 
     /// The network's evaluation in centipawns for the side to move.
-    pub fn evaluate(&self) -> i32 {
+    pub(crate) fn evaluate(&self) -> i32 {
         self.accumulator.evaluate(self.network, self.pos.turn())
     }
 
@@ -89,7 +89,7 @@ impl Board {
         self.key
     }
 
-    pub fn turn(&self) -> Color {
+    pub(crate) fn turn(&self) -> Color {
         self.pos.turn()
     }
 
@@ -97,7 +97,7 @@ impl Board {
         self.pos.halfmoves()
     }
 
-    pub fn is_check(&self) -> bool {
+    pub(crate) fn is_check(&self) -> bool {
         self.pos.is_check()
     }
 
@@ -111,7 +111,7 @@ impl Board {
     /// `announce` before the network's accumulator is updated: the search
     /// prefetches the child's table entry there, so that the memory load
     /// overlaps the update instead of stalling the child's probe.
-    pub fn play_announcing_key(&self, m: Move, announce: impl FnOnce(u64)) -> Board {
+    pub(crate) fn play_announcing_key(&self, m: Move, announce: impl FnOnce(u64)) -> Board {
         let mover = self.pos.turn();
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
@@ -148,7 +148,7 @@ impl Board {
 
     /// Returns the position with the side to move passed, for null-move
     /// pruning, or `None` when that is not a legal setup (in check).
-    pub fn play_null(&self) -> Option<Board> {
+    pub(crate) fn play_null(&self) -> Option<Board> {
         let pos = self.pos.clone().swap_turn().ok()?;
         let mut key = self.key ^ u64::from(Zobrist64::zobrist_for_white_turn());
         if let Some(file) = self.hashed_ep_file {
@@ -192,7 +192,7 @@ fn castling_key(pos: &Chess) -> u64 {
 
 /// Keys of all positions of the game so far, then of the search path.
 #[derive(Clone, Debug, Default)]
-pub struct KeyHistory {
+pub(crate) struct KeyHistory {
     keys: Vec<u64>,
     /// Index of the search's root position in `keys`.
     root: usize,
@@ -203,7 +203,7 @@ pub struct KeyHistory {
 
 impl KeyHistory {
     /// A history whose last entry is the root position of a search.
-    pub fn new(game_keys: Vec<u64>) -> KeyHistory {
+    pub(crate) fn new(game_keys: Vec<u64>) -> KeyHistory {
         let root = game_keys.len().saturating_sub(1);
         KeyHistory {
             keys: game_keys,
@@ -212,18 +212,18 @@ impl KeyHistory {
         }
     }
 
-    pub fn push(&mut self, key: u64) {
+    pub(crate) fn push(&mut self, key: u64) {
         self.keys.push(key);
     }
 
     /// Pushes the position after a null move: nothing before it counts as
     /// a repetition of what comes after.
-    pub fn push_null(&mut self, key: u64) {
+    pub(crate) fn push_null(&mut self, key: u64) {
         self.null_positions.push(self.keys.len());
         self.keys.push(key);
     }
 
-    pub fn pop(&mut self) {
+    pub(crate) fn pop(&mut self) {
         debug_assert!(self.keys.len() > self.root + 1, "popped the root");
         self.keys.pop();
         if self.null_positions.last() == Some(&self.keys.len()) {
@@ -234,7 +234,7 @@ impl KeyHistory {
     /// Whether the last pushed position (with `halfmoves` since the last
     /// capture or pawn move) is a draw by repetition: a repeat of a position
     /// after the root, or a third occurrence counting game history.
-    pub fn is_repetition(&self, halfmoves: u32) -> bool {
+    pub(crate) fn is_repetition(&self, halfmoves: u32) -> bool {
         let Some((&key, earlier)) = self.keys.split_last() else {
             return false;
         };

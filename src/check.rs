@@ -18,7 +18,7 @@
 use shakmaty::{Bitboard, Chess, Move, Piece, Position, Role, Square, attacks};
 
 /// What decides, for the position's side to move, which moves give check.
-pub struct CheckSquares {
+pub(crate) struct CheckSquares {
     /// The enemy king (none in a setup without one).
     king: Option<Square>,
     /// By role: the squares from which such a piece of ours attacks the
@@ -31,7 +31,7 @@ pub struct CheckSquares {
 
 impl CheckSquares {
     /// The check squares of the side to move in `pos`.
-    pub fn new(pos: &Chess) -> CheckSquares {
+    pub(crate) fn new(pos: &Chess) -> CheckSquares {
         let board = pos.board();
         let us = pos.turn();
         let Some(king) = board.king_of(!us) else {
@@ -71,7 +71,7 @@ impl CheckSquares {
 
     /// Whether the legal move `m` of `pos` (the position these squares
     /// were computed for) leaves the opponent in check.
-    pub fn gives_check(&self, pos: &Chess, m: Move) -> bool {
+    pub(crate) fn gives_check(&self, pos: &Chess, m: Move) -> bool {
         let Move::Normal {
             role,
             from,

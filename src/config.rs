@@ -12,13 +12,13 @@ use std::path::Path;
 
 use crate::options::{self, Kind, Options};
 
-pub const FILE_NAME: &str = "engine.toml";
+pub(crate) const FILE_NAME: &str = "engine.toml";
 
 /// The option defaults after reading the config, and what went wrong.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
-    pub defaults: Options,
-    pub errors: Vec<String>,
+    pub(crate) defaults: Options,
+    pub(crate) errors: Vec<String>,
 }
 
 impl Config {
@@ -58,7 +58,7 @@ impl Config {
     }
 
     /// Reads config text; every problem is collected, none is fatal.
-    pub fn parse(text: &str) -> Config {
+    pub(crate) fn parse(text: &str) -> Config {
         let mut config = Config::default();
         let table = match text.parse::<toml::Table>() {
             Ok(table) => table,

@@ -6,16 +6,16 @@
 //! Syzygy endgame tables ([`tablebase`]).
 
 pub mod board;
-pub mod check;
+mod check;
 pub mod config;
 pub mod engine;
-pub mod eval;
-pub mod material;
+mod eval;
+mod material;
 pub mod nnue;
 pub mod options;
-pub mod output;
-pub mod piece_changes;
-pub mod rate;
+mod output;
+mod piece_changes;
+mod rate;
 pub mod rng;
 pub mod score;
 pub mod search;
@@ -23,4 +23,4 @@ pub mod tablebase;
 pub mod tools;
 pub mod tt;
 pub mod uci;
-pub mod wdl;
+mod wdl;

@@ -16,7 +16,7 @@
 use shakmaty::Role;
 
 /// Centipawns in a pawn.
-pub const PAWN: i32 = 100;
+pub(crate) const PAWN: i32 = 100;
 
 /// Classical values in centipawns, indexed by `Role as usize - 1`.
 const CLASSICAL: [i32; 6] = [PAWN, 3 * PAWN, 3 * PAWN, 5 * PAWN, 9 * PAWN, 0];
@@ -24,11 +24,11 @@ const CLASSICAL: [i32; 6] = [PAWN, 3 * PAWN, 3 * PAWN, 5 * PAWN, 9 * PAWN, 0];
 const MIDGAME: [i32; 6] = [85, 325, 345, 480, 1000, 0];
 
 /// A role's classical value: 100, 300, 300, 500, 900 and 0 for the king.
-pub const fn classical_value(role: Role) -> i32 {
+pub(crate) const fn classical_value(role: Role) -> i32 {
     CLASSICAL[role as usize - 1]
 }
 
 /// A role's midgame value, used by move ordering and pruning margins.
-pub const fn midgame_value(role: Role) -> i32 {
+pub(crate) const fn midgame_value(role: Role) -> i32 {
     MIDGAME[role as usize - 1]
 }

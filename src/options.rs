@@ -25,21 +25,21 @@ use crate::tablebase::ProbeSettings;
 /// is reported and keeps the old table. While a new size is allocated the
 /// old table still exists, so a size near the machine's memory is best set
 /// at start-up (`engine.toml`, `--config`), when the old table is small.
-pub const MAX_HASH_MB: i64 = 1 << 20;
+pub(crate) const MAX_HASH_MB: i64 = 1 << 20;
 /// Smallest `Hash` in MB: also the size the engine falls back to when the
 /// configured one cannot be allocated at start-up.
-pub const MIN_HASH_MB: i64 = 1;
-pub const MAX_THREADS: i64 = 1024;
-pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
-pub const MAX_MULTIPV: i64 = 256;
-pub const MAX_SYZYGY_PROBE_DEPTH: i64 = 100;
+pub(crate) const MIN_HASH_MB: i64 = 1;
+pub(crate) const MAX_THREADS: i64 = 1024;
+pub(crate) const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+pub(crate) const MAX_MULTIPV: i64 = 256;
+pub(crate) const MAX_SYZYGY_PROBE_DEPTH: i64 = 100;
 /// Syzygy tables exist for up to 7 pieces.
-pub const MAX_SYZYGY_PIECES: i64 = 7;
+pub(crate) const MAX_SYZYGY_PIECES: i64 = 7;
 /// How UCI writes an empty string value.
-pub const EMPTY_STRING: &str = "<empty>";
+pub(crate) const EMPTY_STRING: &str = "<empty>";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Spin { default: i64, min: i64, max: i64 },
     Check { default: bool },
     Button,
@@ -47,15 +47,15 @@ pub enum Kind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spec {
-    pub id: Id,
-    pub name: &'static str,
-    pub kind: Kind,
+pub(crate) struct Spec {
+    pub(crate) id: Id,
+    pub(crate) name: &'static str,
+    pub(crate) kind: Kind,
 }
 
 /// A validated value of an option's kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub(crate) enum Value {
     Number(i64),
     Flag(bool),
     Text(String),
@@ -80,7 +80,7 @@ pub struct Press;
 
 /// The type of an [`Options`] field, read from and shown as a [`Value`]
 /// of its option's kind.
-pub trait OptionValue: Sized {
+pub(crate) trait OptionValue: Sized {
     /// The field's value, or `None` for a value of another kind.
     fn from_value(value: Value) -> Option<Self>;
     fn to_value(&self) -> Value;
@@ -170,12 +170,12 @@ macro_rules! declare_options {
     ($($(#[$doc:meta])* $id:ident: $field:ident: $type:ty = $name:literal, $kind:expr;)*) => {
         /// Which option a [`Spec`] declares.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Id {
+        pub(crate) enum Id {
             $($id,)*
         }
 
         /// Every option, in the order `uci` lists them.
-        pub const SPECS: &[Spec] = &[$(Spec { id: Id::$id, name: $name, kind: $kind },)*];
+        pub(crate) const SPECS: &[Spec] = &[$(Spec { id: Id::$id, name: $name, kind: $kind },)*];
 
         /// The values the engine runs with.
         #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,7 +185,7 @@ macro_rules! declare_options {
 
         /// One validated option change.
         #[derive(Clone, Debug, PartialEq, Eq)]
-        pub enum Change {
+        pub(crate) enum Change {
             $($id($type),)*
         }
 
@@ -201,14 +201,14 @@ macro_rules! declare_options {
         impl Options {
             /// Records a change of value (a button's press changes nothing
             /// here).
-            pub fn apply(&mut self, change: Change) {
+            pub(crate) fn apply(&mut self, change: Change) {
                 match change {
                     $(Change::$id(value) => self.$field = value,)*
                 }
             }
 
             /// The current value of option `id`.
-            pub fn value(&self, id: Id) -> Value {
+            pub(crate) fn value(&self, id: Id) -> Value {
                 match id {
                     $(Id::$id => self.$field.to_value(),)*
                 }
@@ -268,7 +268,7 @@ impl Options {
 }
 
 /// The kind of the option called `name` (any case), if there is one.
-pub fn kind_of(name: &str) -> Option<Kind> {
+pub(crate) fn kind_of(name: &str) -> Option<Kind> {
     find(name).map(|spec| spec.kind)
 }
 
@@ -280,13 +280,13 @@ fn find(name: &str) -> Option<&'static Spec> {
 
 /// A validated change, plus a note when the value had to be clamped.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Parsed {
-    pub change: Change,
-    pub note: Option<String>,
+pub(crate) struct Parsed {
+    pub(crate) change: Change,
+    pub(crate) note: Option<String>,
 }
 
 /// Validates `setoption name <name> value <value>`.
-pub fn parse_change(name: &str, value: Option<&str>) -> Result<Parsed, String> {
+pub(crate) fn parse_change(name: &str, value: Option<&str>) -> Result<Parsed, String> {
     let spec = find(name).ok_or_else(|| format!("unknown option '{name}'"))?;
     let text = value.map(str::trim).unwrap_or("");
     let (value, note) = match spec.kind {

@@ -23,7 +23,7 @@ fn one_line(text: &str) -> Cow<'_, str> {
 }
 
 /// Writes `line` (made one line) and a newline to stdout and flushes.
-pub fn send(line: &str) {
+pub(crate) fn send(line: &str) {
     let line = one_line(line);
     log::debug!("<< {line}");
     let mut stdout = std::io::stdout().lock();
@@ -35,7 +35,7 @@ pub fn send(line: &str) {
 }
 
 /// Sends `info string error: <message>`.
-pub fn error(message: &str) {
+pub(crate) fn error(message: &str) {
     log::warn!("{message}");
     send(&format!("info string error: {message}"));
 }

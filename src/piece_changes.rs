@@ -12,7 +12,7 @@ use shakmaty::{CastlingSide, Color, Move, Piece, Role, Square};
 /// The pieces a move takes off the board and puts on it: what both the
 /// Zobrist key and the network's accumulator must learn of a move.
 #[derive(Clone, Copy, Debug)]
-pub struct PieceChanges {
+pub(crate) struct PieceChanges {
     removed: [(Square, Piece); 2],
     removed_count: usize,
     added: [(Square, Piece); 2],
@@ -21,7 +21,7 @@ pub struct PieceChanges {
 
 impl PieceChanges {
     /// The changes of the legal move `m` played by `mover`.
-    pub fn of(m: Move, mover: Color) -> PieceChanges {
+    pub(crate) fn of(m: Move, mover: Color) -> PieceChanges {
         const UNUSED: (Square, Piece) = (Square::A1, Role::Pawn.of(Color::White));
         let mut changes = PieceChanges {
             removed: [UNUSED; 2],
@@ -65,11 +65,11 @@ impl PieceChanges {
         changes
     }
 
-    pub fn removed(&self) -> &[(Square, Piece)] {
+    pub(crate) fn removed(&self) -> &[(Square, Piece)] {
         &self.removed[..self.removed_count]
     }
 
-    pub fn added(&self) -> &[(Square, Piece)] {
+    pub(crate) fn added(&self) -> &[(Square, Piece)] {
         &self.added[..self.added_count]
     }
 

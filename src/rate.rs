@@ -7,7 +7,7 @@ use std::time::Duration;
 const NANOS_PER_SECOND: u128 = 1_000_000_000;
 
 /// Nodes per second over `elapsed` (a zero time counts as a nanosecond).
-pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+pub(crate) fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
     let per_second = u128::from(nodes) * NANOS_PER_SECOND / elapsed.as_nanos().max(1);
     u64::try_from(per_second).unwrap_or(u64::MAX)
 }

@@ -12,7 +12,7 @@ const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// SplitMix64's finaliser (Stafford's "Mix13"): every input bit moves every
 /// output bit. Also a cheap hash of a 64-bit key.
-pub fn mix64(mut x: u64) -> u64 {
+pub(crate) fn mix64(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)

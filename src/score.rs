@@ -24,9 +24,9 @@ pub const MAX_PLY: usize = 128;
 /// checks and captures its horizon nodes still search.
 const DEPTH_HEADROOM: i32 = 8;
 /// The largest depth a `go depth` can ask for (clamped to it).
-pub const MAX_DEPTH: i32 = MAX_PLY as i32 - DEPTH_HEADROOM;
+pub(crate) const MAX_DEPTH: i32 = MAX_PLY as i32 - DEPTH_HEADROOM;
 
-pub const DRAW: i32 = 0;
+pub(crate) const DRAW: i32 = 0;
 pub const MATE: i32 = 32_000;
 /// Scores beyond this magnitude are mates within `MAX_PLY`.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
@@ -36,46 +36,46 @@ pub const TB_WIN: i32 = MATE_BOUND - 1;
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// The largest static evaluation, raw or corrected: just below the
 /// tablebase wins, so that no evaluation passes for one.
-pub const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
+pub(crate) const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
 /// A mate or tablebase win from the table that the fifty-move rule may
 /// spoil: as good as the best evaluation, short of every proven win.
 const UNPROVEN_WIN: i32 = TB_WIN_BOUND - 1;
 /// Larger than any real score: the initial alpha-beta window.
-pub const INFINITY: i32 = MATE + 1;
+pub(crate) const INFINITY: i32 = MATE + 1;
 
 /// Score of the side to move when it is checkmated at `ply`.
-pub const fn mated_in(ply: usize) -> i32 {
+pub(crate) const fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
 }
 
 /// Score of the side to move when it mates at `ply`.
-pub const fn mate_in(ply: usize) -> i32 {
+pub(crate) const fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
 }
 
-pub const fn is_mate(score: i32) -> bool {
+pub(crate) const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
 /// Whether `score` is a proven result, a mate or a tablebase win or loss,
 /// rather than an evaluation.
-pub const fn is_decisive(score: i32) -> bool {
+pub(crate) const fn is_decisive(score: i32) -> bool {
     score >= TB_WIN_BOUND || score <= -TB_WIN_BOUND
 }
 
 /// Score of the side to move when the tables say it wins, at `ply`.
-pub const fn tb_win_in(ply: usize) -> i32 {
+pub(crate) const fn tb_win_in(ply: usize) -> i32 {
     TB_WIN - ply as i32
 }
 
 /// Score of the side to move when the tables say it loses, at `ply`.
-pub const fn tb_loss_in(ply: usize) -> i32 {
+pub(crate) const fn tb_loss_in(ply: usize) -> i32 {
     -TB_WIN + ply as i32
 }
 
 /// Full moves to the mate for a mate score: positive when the side to move
 /// mates, negative when it is mated (UCI `score mate N`).
-pub const fn mate_moves(score: i32) -> i32 {
+pub(crate) const fn mate_moves(score: i32) -> i32 {
     if score > 0 {
         (MATE - score + 1) / 2
     } else {
@@ -87,7 +87,7 @@ pub const fn mate_moves(score: i32) -> i32 {
 /// `ply`, for storing in the table: a mate or a tablebase win is stored as
 /// its distance from that node, so it stays true wherever the node is met
 /// again.
-pub const fn to_table(score: i32, ply: usize) -> i32 {
+pub(crate) const fn to_table(score: i32, ply: usize) -> i32 {
     if score >= TB_WIN_BOUND {
         score + ply as i32
     } else if score <= -TB_WIN_BOUND {
@@ -109,7 +109,7 @@ pub const fn to_table(score: i32, ply: usize) -> i32 {
 /// from the root passes `MAX_PLY` stays in its band, at the farthest mate
 /// (`MATE_BOUND`) or tablebase win (`TB_WIN_BOUND`), rather than pass for
 /// a lesser score.
-pub const fn from_table(score: i32, ply: usize, fifty_move_plies_left: u32) -> i32 {
+pub(crate) const fn from_table(score: i32, ply: usize, fifty_move_plies_left: u32) -> i32 {
     if score >= TB_WIN_BOUND {
         win_from_table(score, ply, fifty_move_plies_left)
     } else if score <= -TB_WIN_BOUND {

@@ -192,12 +192,12 @@ pub struct TbConfig {
     tables: Arc<Tablebases>,
     /// Positions with more pieces are not probed: the smaller of
     /// `SyzygyProbeLimit` and the largest table.
-    pub max_pieces: usize,
+    pub(crate) max_pieces: usize,
     /// Least remaining depth at which the search probes (`SyzygyProbeDepth`).
-    pub probe_depth: i32,
+    pub(crate) probe_depth: i32,
     /// Whether wins and losses the fifty-move rule turns into draws count as
     /// draws (`Syzygy50MoveRule`).
-    pub rule50: bool,
+    pub(crate) rule50: bool,
 }
 
 /// How a search probes, as the options `SyzygyProbeLimit`,
@@ -205,11 +205,11 @@ pub struct TbConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProbeSettings {
     /// Positions with more pieces are not probed.
-    pub probe_limit: usize,
+    pub(crate) probe_limit: usize,
     /// Least remaining depth at which the search probes.
-    pub probe_depth: i32,
+    pub(crate) probe_depth: i32,
     /// Whether wins and losses the fifty-move rule spoils count as draws.
-    pub rule50: bool,
+    pub(crate) rule50: bool,
 }
 
 impl TbConfig {
@@ -227,12 +227,12 @@ impl TbConfig {
 
     /// Whether the tables may be asked about `pos`: few enough pieces and
     /// no castling rights (tables hold no position with castling rights).
-    pub fn covers(&self, pos: &Chess) -> bool {
+    pub(crate) fn covers(&self, pos: &Chess) -> bool {
         pos.board().occupied().count() <= self.max_pieces && !pos.castles().any()
     }
 
     /// See [`Tablebases::probe_wdl`].
-    pub fn probe_wdl(&self, pos: &Chess) -> Option<Wdl> {
+    pub(crate) fn probe_wdl(&self, pos: &Chess) -> Option<Wdl> {
         self.tables.probe_wdl(pos)
     }
 

@@ -64,7 +64,7 @@ pub enum Bound {
 impl Bound {
     /// The bound that `best_score` is when a node was searched with the
     /// window `(alpha, beta)`.
-    pub fn for_window(best_score: i32, alpha: i32, beta: i32) -> Bound {
+    pub(crate) fn for_window(best_score: i32, alpha: i32, beta: i32) -> Bound {
         if best_score >= beta {
             Bound::Lower
         } else if best_score > alpha {
@@ -80,7 +80,7 @@ impl Bound {
 pub struct PackedMove(u16);
 
 impl PackedMove {
-    pub const NONE: PackedMove = PackedMove(0);
+    pub(crate) const NONE: PackedMove = PackedMove(0);
 
     pub fn new(m: Move) -> PackedMove {
         let (from, to) = match m {
@@ -96,16 +96,6 @@ impl PackedMove {
         self.0 == 0
     }
 
-    /// The 16 bits, for storing the move outside the table.
-    pub fn bits(self) -> u16 {
-        self.0
-    }
-
-    /// The move that [`PackedMove::bits`] gave.
-    pub fn from_bits(bits: u16) -> PackedMove {
-        PackedMove(bits)
-    }
-
     /// Whether `m` is the move this packs.
     pub fn matches(self, m: Move) -> bool {
         !self.is_none() && PackedMove::new(m) == self
@@ -114,7 +104,7 @@ impl PackedMove {
     /// The legal move of `pos` that this packs, found without generating
     /// moves; `None` when it packs no move or one that is not legal there
     /// (a 64-bit key collision, or a torn entry that passed the check).
-    pub fn to_move(self, pos: &Chess) -> Option<Move> {
+    pub(crate) fn to_move(self, pos: &Chess) -> Option<Move> {
         if self.is_none() {
             return None;
         }
@@ -150,7 +140,7 @@ pub struct TtHit {
 impl TtHit {
     /// Whether the stored bound settles the score for the window
     /// `(alpha, beta)`, whatever the true score beyond the bound.
-    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+    pub(crate) fn cuts(&self, alpha: i32, beta: i32) -> bool {
         match self.bound {
             Bound::Exact => true,
             Bound::Lower => self.score >= beta,
@@ -266,12 +256,12 @@ const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
 const _: () = assert!(std::mem::align_of::<Cluster>() == 64);
 
 /// Bytes per cluster, for sizing the table in megabytes.
-pub const CLUSTER_BYTES: usize = std::mem::size_of::<Cluster>();
+pub(crate) const CLUSTER_BYTES: usize = std::mem::size_of::<Cluster>();
 
 /// Why the table could not be given the requested size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllocationError {
-    pub megabytes: usize,
+    pub(crate) megabytes: usize,
 }
 
 impl std::fmt::Display for AllocationError {
@@ -302,12 +292,13 @@ impl TranspositionTable {
         })
     }
 
-    pub fn cluster_count(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn cluster_count(&self) -> usize {
         self.clusters.len()
     }
 
     /// Starts a new search: entries of earlier searches age by one.
-    pub fn new_search(&self) {
+    pub(crate) fn new_search(&self) {
         let next = (self.generation() + 1) % GENERATION_COUNT;
         self.generation.store(next, Ordering::Relaxed);
     }
@@ -317,7 +308,7 @@ impl TranspositionTable {
     }
 
     /// Empties every entry, with a thread per core for a large table.
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         let threads = if self.clusters.len() * CLUSTER_BYTES >= PARALLEL_CLEAR_BYTES {
             std::thread::available_parallelism().map_or(1, usize::from)
         } else {
@@ -343,7 +334,7 @@ impl TranspositionTable {
 
     /// Asks the CPU to start loading `key`'s cluster into the cache, so a
     /// probe soon after finds it there instead of waiting on memory.
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -419,7 +410,7 @@ impl TranspositionTable {
     }
 
     /// Per mille of sampled entries written in the current search.
-    pub fn hashfull(&self) -> usize {
+    pub(crate) fn hashfull(&self) -> usize {
         let generation = self.generation();
         let sample = &self.clusters[..self.clusters.len().min(HASHFULL_SAMPLE_CLUSTERS)];
         let used = sample

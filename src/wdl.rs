@@ -40,16 +40,16 @@ const PER_MILLE: u32 = 1000;
 /// Win, draw and loss chances for the side to move, per mille, summing to
 /// 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Wdl {
-    pub win: u32,
-    pub draw: u32,
-    pub loss: u32,
+pub(crate) struct Wdl {
+    pub(crate) win: u32,
+    pub(crate) draw: u32,
+    pub(crate) loss: u32,
 }
 
 impl Wdl {
     /// The chances behind `score` in a position with `material` on the
     /// board (see [`material`]).
-    pub fn from_score(score: i32, material: u32) -> Wdl {
+    pub(crate) fn from_score(score: i32, material: u32) -> Wdl {
         if is_mate(score) {
             let win = if score > 0 { PER_MILLE } else { 0 };
             return Wdl {
@@ -77,7 +77,7 @@ impl Wdl {
 
 /// The material on the board, both sides together, in pawns: pawn 1,
 /// knight and bishop 3, rook 5, queen 9 ([`classical_value`]).
-pub fn material(position: &Chess) -> u32 {
+pub(crate) fn material(position: &Chess) -> u32 {
     let board = position.board();
     Role::ALL
         .into_iter()

@@ -44,7 +44,7 @@ pub enum Command {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
     pub limits: Limits,
-    pub search_moves: Vec<String>,
+    pub(crate) search_moves: Vec<String>,
     /// Arguments that could not be understood, to be reported.
-    pub errors: Vec<String>,
+    pub(crate) errors: Vec<String>,
 }

@@ -20,7 +20,7 @@
 //! session itself (`readyok`, `uciok`, `info string …`) it sends as they
 //! are.
 
-pub mod command;
+pub(crate) mod command;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -43,8 +43,8 @@ use crate::tt::TranspositionTable;
 use crate::wdl;
 pub use command::{Command, Go};
 
-pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
-pub const AUTHOR: &str = "the Rookery developers";
+pub(crate) const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
+pub(crate) const AUTHOR: &str = "the Rookery developers";
 
 /// What the engine needs of the protocol that drives it.
 pub trait Protocol: Send + Sync {
@@ -58,11 +58,11 @@ pub trait Protocol: Send + Sync {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReportStyle {
     /// How moves are written (`UCI_Chess960`).
-    pub castling_mode: CastlingMode,
+    pub(crate) castling_mode: CastlingMode,
     /// Whether scores carry win-draw-loss chances (`UCI_ShowWDL`).
-    pub show_wdl: bool,
+    pub(crate) show_wdl: bool,
     /// The root's material, for the win-draw-loss model.
-    pub material: u32,
+    pub(crate) material: u32,
 }
 
 /// Whether the UCI loop goes on after a command.

@@ -10,7 +10,7 @@
 use crate::board::Board as SearchBoard;
 
 /// Evaluates the position for the side to move.
-pub fn evaluate(board: &SearchBoard) -> i32 {
+pub(crate) fn evaluate(board: &SearchBoard) -> i32 {
     board.evaluate()
 }
 

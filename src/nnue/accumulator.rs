@@ -21,7 +21,7 @@ use crate::score::MAX_EVAL;
 /// The first layer's output seen from White and from Black.
 #[derive(Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Accumulator {
+pub(crate) struct Accumulator {
     white: [i16; HIDDEN],
     black: [i16; HIDDEN],
 }
@@ -35,7 +35,7 @@ impl std::fmt::Debug for Accumulator {
 impl Accumulator {
     /// The accumulator of `board` computed from scratch (once per position
     /// set up, so on the plain path).
-    pub fn new(network: &Network, board: &shakmaty::Board) -> Accumulator {
+    pub(crate) fn new(network: &Network, board: &shakmaty::Board) -> Accumulator {
         let mut accumulator = Accumulator {
             white: network.feature_bias,
             black: network.feature_bias,

@@ -20,9 +20,10 @@ mod accumulator;
 mod network;
 mod simd;
 
-pub use accumulator::Accumulator;
-pub use network::{Network, QuantisedNetwork, active, identity, set_active};
-pub use simd::Simd;
+pub(crate) use accumulator::Accumulator;
+pub use network::{Network, QuantisedNetwork};
+pub(crate) use network::{active, set_active};
+pub(crate) use simd::Simd;
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 

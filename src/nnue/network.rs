@@ -74,7 +74,7 @@ pub struct QuantisedNetwork {
 }
 
 /// The size of a valid network file.
-pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1);
+pub(crate) const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1);
 
 impl QuantisedNetwork {
     /// The network file's bytes. Panics if the vectors have the wrong
@@ -172,7 +172,7 @@ fn overflowing_neuron(feature_weights: &[i16], feature_bias: &[i16]) -> Option<u
 
 /// The name of a network file: the first [`IDENTITY_HEX_DIGITS`] hex
 /// digits of its SHA-256 (`networks/README.md` names networks so).
-pub fn identity(bytes: &[u8]) -> String {
+pub(crate) fn identity(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     hex[..IDENTITY_HEX_DIGITS].to_string()
@@ -203,7 +203,7 @@ impl From<QuantisedNetwork> for Network {
 
 impl Network {
     /// The network's name: the first hex digits of its file's SHA-256.
-    pub fn identity(&self) -> &str {
+    pub(crate) fn identity(&self) -> &str {
         &self.identity
     }
 
@@ -230,7 +230,7 @@ impl Network {
     /// Reads a network file from disk. Only a regular file of the right
     /// size is read, so a device, a pipe or a huge file can neither hang
     /// the engine nor fill its memory.
-    pub fn load(path: &str) -> Result<Network, String> {
+    pub(crate) fn load(path: &str) -> Result<Network, String> {
         let cannot_read = |e: std::io::Error| format!("cannot read '{path}': {e}");
         let file = std::fs::File::open(path).map_err(cannot_read)?;
         let metadata = file.metadata().map_err(cannot_read)?;
@@ -261,7 +261,7 @@ static EMBEDDED: LazyLock<&'static Network> = LazyLock::new(|| {
 static ACTIVE: RwLock<Option<&'static Network>> = RwLock::new(None);
 
 /// The network evaluations use now.
-pub fn active() -> &'static Network {
+pub(crate) fn active() -> &'static Network {
     let chosen = *ACTIVE
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -270,7 +270,7 @@ pub fn active() -> &'static Network {
 
 /// Makes `network` the active one (`EvalFile`); `None` restores the
 /// embedded network. Takes effect for positions set up afterwards.
-pub fn set_active(network: Option<Network>) {
+pub(crate) fn set_active(network: Option<Network>) {
     let leaked = network.map(|n| &*Box::leak(Box::new(n)));
     *ACTIVE
         .write()

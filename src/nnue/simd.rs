@@ -46,7 +46,7 @@ const OVERRIDE_VARIABLE: &str = "ROOKERY_SIMD";
 /// path this processor supports: only [`Simd::supported`] makes one, which
 /// is what makes running a path's `#[target_feature]` functions sound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Simd(Path);
+pub(crate) struct Simd(Path);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Path {
@@ -81,12 +81,12 @@ impl Simd {
     /// The path evaluations use: the fastest this processor supports,
     /// unless [`OVERRIDE_VARIABLE`] names another one it supports.
     #[inline]
-    pub fn detected() -> Simd {
+    pub(crate) fn detected() -> Simd {
         *DETECTED
     }
 
     /// Every path this processor supports, slowest first.
-    pub fn supported() -> Vec<Simd> {
+    pub(crate) fn supported() -> Vec<Simd> {
         #[allow(unused_mut)] // Only the plain path off x86-64.
         let mut paths = vec![Simd(Path::Plain)];
         #[cfg(target_arch = "x86_64")]
@@ -103,7 +103,7 @@ impl Simd {
     }
 
     /// The path's name, as the engine reports it and `ROOKERY_SIMD` takes it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self.0 {
             Path::Plain => "plain",
             #[cfg(target_arch = "x86_64")]
@@ -155,13 +155,13 @@ impl Simd {
 impl Accumulator {
     /// The accumulator after a move that makes `changes`.
     #[inline]
-    pub fn play(&self, network: &Network, changes: &PieceChanges) -> Accumulator {
+    pub(crate) fn play(&self, network: &Network, changes: &PieceChanges) -> Accumulator {
         Simd::detected().play(self, network, changes)
     }
 
     /// The evaluation in centipawns for `turn`, the side to move.
     #[inline]
-    pub fn evaluate(&self, network: &Network, turn: Color) -> i32 {
+    pub(crate) fn evaluate(&self, network: &Network, turn: Color) -> i32 {
         Simd::detected().evaluate(self, network, turn)
     }
 }

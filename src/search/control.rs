@@ -32,7 +32,7 @@ impl SearchControl {
     /// The control block of a search whose clock runs from `started` (when
     /// its `go` arrived: what happens before the threads start, such as
     /// ranking the root moves by tablebase, is on the clock too).
-    pub fn new(threads: usize, pondering: bool, started: Instant) -> SearchControl {
+    pub(crate) fn new(threads: usize, pondering: bool, started: Instant) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
@@ -43,21 +43,21 @@ impl SearchControl {
         }
     }
 
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    pub fn is_stopped(&self) -> bool {
+    pub(crate) fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
 
-    pub fn is_pondering(&self) -> bool {
+    pub(crate) fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Acquire)
     }
 
     /// The opponent played the expected move: the clock starts now. A
     /// `ponderhit` outside ponder mode changes nothing.
-    pub fn ponder_hit(&self) {
+    pub(crate) fn ponder_hit(&self) {
         let now = self.created.elapsed().as_nanos() as u64;
         if self.pondering.load(Ordering::Relaxed) {
             self.clock_start_ns.store(now, Ordering::Relaxed);
@@ -66,18 +66,18 @@ impl SearchControl {
     }
 
     /// Time since the clock started (since `go`, or since `ponderhit`).
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         let start = Duration::from_nanos(self.clock_start_ns.load(Ordering::Relaxed));
         self.created.elapsed().saturating_sub(start)
     }
 
     /// Publishes the node count of thread `id`.
-    pub fn set_nodes(&self, id: usize, nodes: u64) {
+    pub(crate) fn set_nodes(&self, id: usize, nodes: u64) {
         self.nodes[id].store(nodes, Ordering::Relaxed);
     }
 
     /// Nodes of all threads, as last published.
-    pub fn total_nodes(&self) -> u64 {
+    pub(crate) fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
@@ -91,7 +91,7 @@ impl SearchControl {
         self.tb_hits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
-    pub fn thread_count(&self) -> usize {
+    pub(crate) fn thread_count(&self) -> usize {
         self.nodes.len()
     }
 }

@@ -32,7 +32,7 @@ const _: () = assert!(MAX_ENTRY <= i16::MAX as i32);
 const WEIGHT_SCALE: i32 = 256;
 const MAX_WEIGHT: i32 = 16;
 
-pub struct CorrectionHistory {
+pub(crate) struct CorrectionHistory {
     table: Box<[[i16; ENTRIES]; 2]>,
 }
 
@@ -47,7 +47,7 @@ impl Default for CorrectionHistory {
 impl CorrectionHistory {
     /// `raw_eval` of `board` corrected by what searches have learnt of its
     /// pawn structure, kept clear of tablebase and mate scores.
-    pub fn correct(&self, board: &Board, raw_eval: i32) -> i32 {
+    pub(crate) fn correct(&self, board: &Board, raw_eval: i32) -> i32 {
         let correction = i32::from(*self.entry(board)) / GRAIN;
         (raw_eval + correction).clamp(-MAX_EVAL, MAX_EVAL)
     }
@@ -57,7 +57,7 @@ impl CorrectionHistory {
     /// mate or a tablebase result) is no measure of the evaluation and
     /// teaches nothing; for any other, the caller decides whether the
     /// node's result tells anything about the evaluation.
-    pub fn update(&mut self, board: &Board, depth: i32, raw_eval: i32, score: i32) {
+    pub(crate) fn update(&mut self, board: &Board, depth: i32, raw_eval: i32, score: i32) {
         if is_decisive(score) {
             return;
         }

@@ -35,7 +35,7 @@ impl Searcher {
     /// Runs iterative deepening on `job` and returns the best line of the
     /// last iteration (see the module notes on cut iterations), or `None`
     /// when no root move was searched.
-    pub fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
+    pub(crate) fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
         self.keys = KeyHistory::new(job.spec.game_keys.clone());
         self.nodes = 0;
         self.other_nodes = 0;

@@ -24,7 +24,7 @@ use super::tunables;
 use crate::score::MAX_PLY;
 
 /// History scores stay within ±this (history gravity); entries are `i16`.
-pub const MAX_HISTORY: i32 = 1 << 14;
+pub(crate) const MAX_HISTORY: i32 = 1 << 14;
 const _: () = assert!(MAX_HISTORY <= i16::MAX as i32);
 
 const PIECES: usize = 12;
@@ -34,13 +34,13 @@ const ROLES: usize = 6;
 /// A moved piece (colour and role) and where it went: the key of the
 /// continuation and capture histories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceTo {
+pub(crate) struct PieceTo {
     piece: usize,
     to: usize,
 }
 
 impl PieceTo {
-    pub fn new(turn: Color, m: Move) -> PieceTo {
+    pub(crate) fn new(turn: Color, m: Move) -> PieceTo {
         PieceTo {
             piece: piece_index(turn, m.role()),
             to: usize::from(m.to()),
@@ -55,14 +55,14 @@ fn piece_index(color: Color, role: Role) -> usize {
 /// Moves of the opponent (one ply back) and of the side to move (two plies
 /// back) that the continuation history of a node is keyed by.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Context {
-    pub previous: Option<PieceTo>,
-    pub before_previous: Option<PieceTo>,
+pub(crate) struct Context {
+    pub(crate) previous: Option<PieceTo>,
+    pub(crate) before_previous: Option<PieceTo>,
 }
 
 type ContinuationTable = [[[[i16; SQUARES]; PIECES]; SQUARES]; PIECES];
 
-pub struct Histories {
+pub(crate) struct Histories {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     countermoves: Box<[[Option<Move>; SQUARES]; PIECES]>,
     butterfly: Box<[[[i16; SQUARES]; SQUARES]; 2]>,
@@ -91,7 +91,7 @@ fn zeroed_continuation() -> Box<ContinuationTable> {
 }
 
 /// The bonus for a cutoff at remaining `depth`.
-pub fn bonus(depth: i32) -> i32 {
+pub(crate) fn bonus(depth: i32) -> i32 {
     (tunables::history_bonus_per_depth_squared() * depth * depth
         + tunables::history_bonus_per_depth() * depth)
         .min(tunables::history_max_bonus())
@@ -106,22 +106,22 @@ fn apply(entry: &mut i16, bonus: i32) {
 
 impl Histories {
     /// Forgets killers (they belong to one search) but keeps the rest.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
 
-    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+    pub(crate) fn killers(&self, ply: usize) -> [Option<Move>; 2] {
         self.killers[ply]
     }
 
-    pub fn countermove(&self, context: &Context) -> Option<Move> {
+    pub(crate) fn countermove(&self, context: &Context) -> Option<Move> {
         context
             .previous
             .and_then(|p| self.countermoves[p.piece][p.to])
     }
 
     /// The ordering score of quiet move `m`: butterfly plus continuation.
-    pub fn quiet_score(&self, turn: Color, m: Move, context: &Context) -> i32 {
+    pub(crate) fn quiet_score(&self, turn: Color, m: Move, context: &Context) -> i32 {
         let own = PieceTo::new(turn, m);
         let butterfly = m.from().map_or(0, |from| {
             i32::from(self.butterfly[turn as usize][usize::from(from)][usize::from(m.to())])
@@ -135,14 +135,14 @@ impl Histories {
     }
 
     /// The capture-history score of capture (or promotion) `m`.
-    pub fn capture_score(&self, turn: Color, m: Move) -> i32 {
+    pub(crate) fn capture_score(&self, turn: Color, m: Move) -> i32 {
         let own = PieceTo::new(turn, m);
         i32::from(self.capture[own.piece][own.to][captured_index(m)])
     }
 
     /// Quiet move `best` cut off at `ply`, at remaining `depth`, after the
     /// quiet moves and captures in `tried` failed.
-    pub fn record_quiet_cutoff(
+    pub(crate) fn record_quiet_cutoff(
         &mut self,
         turn: Color,
         ply: usize,
@@ -170,7 +170,13 @@ impl Histories {
     }
 
     /// Capture `best` cut off after the captures in `tried` failed.
-    pub fn record_capture_cutoff(&mut self, turn: Color, depth: i32, best: Move, tried: &Tried) {
+    pub(crate) fn record_capture_cutoff(
+        &mut self,
+        turn: Color,
+        depth: i32,
+        best: Move,
+        tried: &Tried,
+    ) {
         let bonus = bonus(depth);
         self.update_capture(turn, best, bonus);
         for &m in &tried.captures {
@@ -215,9 +221,9 @@ fn captured_index(m: Move) -> usize {
 /// The moves a node tried before the current one, for history maluses.
 /// Kept on the stack: a node that tries any move would otherwise allocate.
 #[derive(Default)]
-pub struct Tried {
-    pub quiets: MoveList,
-    pub captures: MoveList,
+pub(crate) struct Tried {
+    pub(crate) quiets: MoveList,
+    pub(crate) captures: MoveList,
 }
 
 #[cfg(test)]

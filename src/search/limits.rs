@@ -11,9 +11,9 @@ pub struct Limits {
     pub ponder: bool,
     pub white_time: Option<Duration>,
     pub black_time: Option<Duration>,
-    pub white_increment: Option<Duration>,
-    pub black_increment: Option<Duration>,
-    pub moves_to_go: Option<u32>,
+    pub(crate) white_increment: Option<Duration>,
+    pub(crate) black_increment: Option<Duration>,
+    pub(crate) moves_to_go: Option<u32>,
     pub depth: Option<i32>,
     /// Hard node limit: the search unwinds as soon as it is reached, even
     /// inside an iteration.
@@ -21,9 +21,9 @@ pub struct Limits {
     /// Soft node limit: no new iteration starts once this many nodes are
     /// searched (not a UCI limit: self-play uses it so that every move is
     /// scored by a completed iteration, with `nodes` as a far cap).
-    pub soft_nodes: Option<u64>,
+    pub(crate) soft_nodes: Option<u64>,
     /// Stop once a mate in this many moves (or fewer) is found.
-    pub mate: Option<u32>,
+    pub(crate) mate: Option<u32>,
     pub move_time: Option<Duration>,
     pub infinite: bool,
 }
@@ -31,7 +31,7 @@ pub struct Limits {
 impl Limits {
     /// Whether nothing but `stop` ends the search in reasonable time: `go
     /// infinite`, or a `go` with no limit at all.
-    pub fn is_unbounded(&self) -> bool {
+    pub(crate) fn is_unbounded(&self) -> bool {
         self.infinite
             || (self.depth.is_none()
                 && self.nodes.is_none()

@@ -59,7 +59,8 @@ pub use control::SearchControl;
 pub use limits::Limits;
 pub use pool::ThreadPool;
 pub use report::{Iteration, Reporter, Silent};
-pub use time::{TimeBudget, budget};
+pub use time::TimeBudget;
+pub(crate) use time::budget;
 
 use crate::board::{Board, KeyHistory};
 use crate::score::MAX_PLY;
@@ -75,15 +76,15 @@ use stability::{RootMoveNodes, Stability};
 /// short after it had proved a best root move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadResult {
-    pub depth: i32,
-    pub seldepth: usize,
+    pub(crate) depth: i32,
+    pub(crate) seldepth: usize,
     pub score: i32,
     /// Never empty: the first move is the best move.
     pub pv: Vec<Move>,
     /// False for an iteration cut short: then `depth` is the depth it was
     /// searching, the best move is the best of the root moves searched so
     /// far at that depth, and `score` a lower bound of the root's score.
-    pub complete: bool,
+    pub(crate) complete: bool,
 }
 
 impl ThreadResult {
@@ -91,7 +92,7 @@ impl ThreadResult {
     /// completed the one before it), a completed iteration before a cut
     /// one of the same completed depth (its unsearched root moves might
     /// have been better), then the better score.
-    pub fn rank(&self) -> (i32, bool, i32) {
+    pub(crate) fn rank(&self) -> (i32, bool, i32) {
         (
             self.depth - i32::from(!self.complete),
             self.complete,
@@ -103,7 +104,7 @@ impl ThreadResult {
 /// Everything a search needs, shared by all its threads: what the caller
 /// decided ([`JobSpec`]) and what the search shares between its threads.
 pub struct SearchJob {
-    pub spec: JobSpec,
+    pub(crate) spec: JobSpec,
     pub control: SearchControl,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
     finished: Sender<Option<ThreadResult>>,
@@ -202,7 +203,7 @@ impl Default for PlyState {
 }
 
 /// One search thread's state.
-pub struct Searcher {
+pub(crate) struct Searcher {
     id: usize,
     histories: Box<Histories>,
     correction: CorrectionHistory,
@@ -231,7 +232,7 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    pub fn new(id: usize) -> Searcher {
+    pub(crate) fn new(id: usize) -> Searcher {
         Searcher {
             id,
             histories: Box::default(),

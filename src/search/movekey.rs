@@ -16,7 +16,7 @@ use shakmaty::{Move, Role, Square};
 /// A move packed into the low 25 bits of a `u32`; equal keys mean equal
 /// moves. [`MoveKey::NONE`] stands for no move and equals no real key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveKey(u32);
+pub(crate) struct MoveKey(u32);
 
 const SQUARE_BITS: u32 = 6;
 const ROLE_BITS: u32 = 3;
@@ -36,9 +36,9 @@ fn role_bits(role: Option<Role>) -> u32 {
 }
 
 impl MoveKey {
-    pub const NONE: MoveKey = MoveKey(u32::MAX);
+    pub(crate) const NONE: MoveKey = MoveKey(u32::MAX);
 
-    pub fn new(m: Move) -> MoveKey {
+    pub(crate) fn new(m: Move) -> MoveKey {
         let (variant, fields) = match m {
             Move::Normal {
                 role,
@@ -67,7 +67,7 @@ impl MoveKey {
     }
 
     /// The key of `m`, or [`MoveKey::NONE`].
-    pub fn of(m: Option<Move>) -> MoveKey {
+    pub(crate) fn of(m: Option<Move>) -> MoveKey {
         m.map_or(MoveKey::NONE, MoveKey::new)
     }
 }

@@ -54,7 +54,7 @@ const VICTIM_WEIGHT: i32 = 16;
 
 /// Whether `m` changes material: searched by quiescence, ordered as a
 /// capture.
-pub fn is_tactical(m: Move) -> bool {
+pub(crate) fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
@@ -69,7 +69,7 @@ fn mvv_lva(m: Move) -> i32 {
 }
 
 /// Material a tactical move gains, for delta pruning in quiescence.
-pub fn captured_value(m: Move) -> i32 {
+pub(crate) fn captured_value(m: Move) -> i32 {
     m.capture().map_or(0, midgame_value)
         + m.promotion()
             .map_or(0, |r| midgame_value(r) - midgame_value(Role::Pawn))
@@ -83,18 +83,18 @@ enum Stage {
 }
 
 /// What a main-search node knows that orders its quiet moves.
-pub struct Ordering {
-    pub turn: Color,
+pub(crate) struct Ordering {
+    pub(crate) turn: Color,
     /// Compared by key with every generated move ([`MoveKey::NONE`] for
     /// none), so they are decoded once per node.
-    pub killers: [MoveKey; 2],
-    pub countermove: MoveKey,
-    pub context: Context,
+    pub(crate) killers: [MoveKey; 2],
+    pub(crate) countermove: MoveKey,
+    pub(crate) context: Context,
 }
 
 /// Which moves a main-search node chooses from.
 #[derive(Clone, Copy)]
-pub enum Candidates<'a> {
+pub(crate) enum Candidates<'a> {
     /// Every legal move less the one given, if any (a singular test leaves
     /// out the table move).
     AllBut(Option<Move>),
@@ -103,7 +103,7 @@ pub enum Candidates<'a> {
 }
 
 /// Hands out the moves of a node best first.
-pub struct MovePicker<'a> {
+pub(crate) struct MovePicker<'a> {
     stage: Stage,
     table_move: Option<Move>,
     candidates: Candidates<'a>,
@@ -116,7 +116,7 @@ pub struct MovePicker<'a> {
 impl<'a> MovePicker<'a> {
     /// A main-search picker. `table_move` must be legal in the node (or
     /// `None`).
-    pub fn new(
+    pub(crate) fn new(
         table_move: Option<Move>,
         candidates: Candidates<'a>,
         ordering: Ordering,
@@ -138,7 +138,7 @@ impl<'a> MovePicker<'a> {
 
     /// An empty quiescence picker, to be filled by
     /// [`MovePicker::keep_tactical`] before the first `next`.
-    pub fn quiescence() -> Self {
+    pub(crate) fn quiescence() -> Self {
         MovePicker {
             stage: Stage::Scored,
             table_move: None,
@@ -155,7 +155,7 @@ impl<'a> MovePicker<'a> {
     /// move, then tactical moves by MVV-LVA. Only the kept moves are
     /// copied: a whole `MoveList` moved by value was a measurable part of
     /// the search's time.
-    pub fn keep_tactical(
+    pub(crate) fn keep_tactical(
         &mut self,
         legal: &MoveList,
         tt_move: PackedMove,
@@ -174,7 +174,7 @@ impl<'a> MovePicker<'a> {
     }
 
     /// The next move, best first, or `None` when every move was handed out.
-    pub fn next(&mut self, board: &Board, histories: &Histories) -> Option<Move> {
+    pub(crate) fn next(&mut self, board: &Board, histories: &Histories) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TableMove => {

@@ -64,7 +64,7 @@ impl ThreadPool {
         Ok(ThreadPool { workers })
     }
 
-    pub fn thread_count(&self) -> usize {
+    pub(crate) fn thread_count(&self) -> usize {
         self.workers.len()
     }
 
@@ -75,7 +75,7 @@ impl ThreadPool {
         }
     }
 
-    pub fn new_game(&self) {
+    pub(crate) fn new_game(&self) {
         for worker in &self.workers {
             send(&worker.tasks, Task::NewGame);
         }

@@ -9,7 +9,7 @@ use shakmaty::Move;
 
 use crate::score::MAX_PLY;
 
-pub struct PvTable {
+pub(crate) struct PvTable {
     lines: Vec<Vec<Move>>,
 }
 
@@ -23,13 +23,13 @@ impl Default for PvTable {
 
 impl PvTable {
     /// Forgets the line from `ply` (a node starts with no best move).
-    pub fn clear(&mut self, ply: usize) {
+    pub(crate) fn clear(&mut self, ply: usize) {
         self.lines[ply].clear();
     }
 
     /// `m` is the new best move at `ply`: the line becomes `m` and then the
     /// line found from the next ply.
-    pub fn update(&mut self, ply: usize, m: Move) {
+    pub(crate) fn update(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.lines.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
@@ -39,7 +39,7 @@ impl PvTable {
         }
     }
 
-    pub fn line(&self, ply: usize) -> &[Move] {
+    pub(crate) fn line(&self, ply: usize) -> &[Move] {
         &self.lines[ply]
     }
 }

@@ -16,14 +16,14 @@ use super::ThreadResult;
 /// A line of a completed iteration with the search's counters at that
 /// moment.
 pub struct Iteration<'a> {
-    pub line: &'a ThreadResult,
+    pub(crate) line: &'a ThreadResult,
     /// 1 for the best line (MultiPV).
-    pub multipv: usize,
-    pub nodes: u64,
-    pub tb_hits: u64,
+    pub(crate) multipv: usize,
+    pub(crate) nodes: u64,
+    pub(crate) tb_hits: u64,
     /// Per mille of the transposition table in use.
-    pub hashfull: usize,
-    pub elapsed: Duration,
+    pub(crate) hashfull: usize,
+    pub(crate) elapsed: Duration,
 }
 
 /// Receives what a search reports. Called from search threads, so it must

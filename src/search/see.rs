@@ -59,7 +59,7 @@ fn is_promotion_square(square: Square) -> bool {
 /// Whether playing `m` wins at least `threshold` centipawns of material
 /// when both sides keep recapturing on its target square with their
 /// cheapest piece (either side may stop when it is ahead).
-pub fn exchange_at_least(board: &Board, m: Move, threshold: i32) -> bool {
+pub(crate) fn exchange_at_least(board: &Board, m: Move, threshold: i32) -> bool {
     let Move::Normal {
         role,
         from,

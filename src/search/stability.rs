@@ -45,7 +45,7 @@ const MIN_NODE_FACTOR: u64 = 500;
 
 /// The main thread's record of its completed iterations in one search.
 #[derive(Debug)]
-pub struct Stability {
+pub(crate) struct Stability {
     best_move: Option<Move>,
     /// Completed iterations since the best move last changed.
     stable_iterations: u64,
@@ -69,7 +69,7 @@ impl Stability {
     /// Records a completed iteration with its best move, its score and the
     /// share of the search's nodes (per mille, at most 1000) spent below the
     /// best move.
-    pub fn update(&mut self, best_move: Move, score: i32, best_move_node_share: u64) {
+    pub(crate) fn update(&mut self, best_move: Move, score: i32, best_move_node_share: u64) {
         if self.best_move == Some(best_move) {
             self.stable_iterations += 1;
         } else {
@@ -100,7 +100,7 @@ impl Stability {
     /// `soft` scaled by how the search has gone so far; `soft` itself before
     /// the first completed iteration. Saturates: a clock of billions of
     /// years (`go wtime 99999999999999999999`) must not overflow.
-    pub fn scale(&self, soft: Duration) -> Duration {
+    pub(crate) fn scale(&self, soft: Duration) -> Duration {
         soft.saturating_mul(self.factor as u32) / PER_MILLE as u32
     }
 }
@@ -108,18 +108,18 @@ impl Stability {
 /// The nodes one search spent below each root move, all iterations
 /// together: the node share of [`Stability::update`].
 #[derive(Debug, Default)]
-pub struct RootMoveNodes {
+pub(crate) struct RootMoveNodes {
     per_move: Vec<(Move, u64)>,
 }
 
 impl RootMoveNodes {
     /// Forgets the last search.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.per_move.clear();
     }
 
     /// Adds `nodes` to those spent below the root move `m`.
-    pub fn add(&mut self, m: Move, nodes: u64) {
+    pub(crate) fn add(&mut self, m: Move, nodes: u64) {
         match self
             .per_move
             .iter_mut()
@@ -131,7 +131,7 @@ impl RootMoveNodes {
     }
 
     /// The share, per mille, of `total` nodes spent below the root move `m`.
-    pub fn share(&self, m: Move, total: u64) -> u64 {
+    pub(crate) fn share(&self, m: Move, total: u64) -> u64 {
         let spent = self
             .per_move
             .iter()

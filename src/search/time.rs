@@ -53,16 +53,16 @@ const MIN_BUDGET: Duration = Duration::from_millis(1);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
-    pub soft: Duration,
-    pub hard: Duration,
+    pub(crate) soft: Duration,
+    pub(crate) hard: Duration,
     /// Whether the search's stability may move the soft limit; not for
     /// `go movetime`, which asks for exactly its time.
-    pub adjustable: bool,
+    pub(crate) adjustable: bool,
 }
 
 /// The budget for `limits` with `turn` to move, or `None` for a search with
 /// no time limit (`go infinite` has none, whatever clocks come with it).
-pub fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<TimeBudget> {
+pub(crate) fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<TimeBudget> {
     if limits.infinite {
         return None;
     }

@@ -15,12 +15,12 @@
 /// One tunable as the table declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tunable {
-    pub name: &'static str,
-    pub default: i32,
-    pub min: i32,
-    pub max: i32,
+    pub(crate) name: &'static str,
+    pub(crate) default: i32,
+    pub(crate) min: i32,
+    pub(crate) max: i32,
     /// SPSA's final perturbation (`c_end`), in the tunable's units.
-    pub step: i32,
+    pub(crate) step: i32,
 }
 
 /// SPSA's final learning rate (`r_end`), as OpenBench's examples use.
@@ -52,7 +52,7 @@ macro_rules! tunables {
             $(#[$doc])*
             #[cfg(not(feature = "tuning"))]
             #[inline(always)]
-            pub const fn $name() -> i32 {
+            pub(crate) const fn $name() -> i32 {
                 $default
             }
         )*
@@ -75,13 +75,13 @@ macro_rules! tunables {
             $(
                 $(#[$doc])*
                 #[inline]
-                pub fn $name() -> i32 {
+                pub(crate) fn $name() -> i32 {
                     VALUES[Index::$name as usize].load(Ordering::Relaxed)
                 }
             )*
         }
         #[cfg(feature = "tuning")]
-        pub use live::*;
+        pub(crate) use live::*;
     };
 }
 
@@ -89,7 +89,7 @@ macro_rules! tunables {
 /// clamped into its range: `None` when there is no such tunable, else the
 /// value set or why the value is not an integer.
 #[cfg(feature = "tuning")]
-pub fn set_from_text(name: &str, value: Option<&str>) -> Option<Result<i32, String>> {
+pub(crate) fn set_from_text(name: &str, value: Option<&str>) -> Option<Result<i32, String>> {
     let index = TUNABLES.iter().position(|t| t.name == name)?;
     let tunable = TUNABLES[index];
     let text = value.map(str::trim).unwrap_or("");

@@ -35,7 +35,7 @@ const GO_KEYWORDS: [&str; 12] = [
 
 /// How long a `go` searches when bad arguments left it no limit (and it
 /// did not ask for `infinite`): short, since its clock is unknown.
-pub const FALLBACK_MOVE_TIME: Duration = Duration::from_millis(100);
+pub(crate) const FALLBACK_MOVE_TIME: Duration = Duration::from_millis(100);
 
 /// An integer type a `go` limit is read into, with its range.
 trait LimitInteger: TryFrom<i128> {

@@ -20,7 +20,7 @@ use crate::search::{Iteration, Reporter};
 use crate::wdl::Wdl;
 
 /// `cp N` or `mate N`.
-pub fn score(score: i32) -> String {
+pub(crate) fn score(score: i32) -> String {
     if is_mate(score) {
         format!("mate {}", mate_moves(score))
     } else {
@@ -28,18 +28,18 @@ pub fn score(score: i32) -> String {
     }
 }
 
-pub fn move_text(m: Move, mode: CastlingMode) -> String {
+pub(crate) fn move_text(m: Move, mode: CastlingMode) -> String {
     m.to_uci(mode).to_string()
 }
 
 /// Writes a search's reports as UCI lines on stdout.
-pub struct UciReporter {
+pub(crate) struct UciReporter {
     /// How moves are written (`UCI_Chess960`).
-    pub castling_mode: CastlingMode,
+    pub(crate) castling_mode: CastlingMode,
     /// Whether scores carry `wdl W D L` (`UCI_ShowWDL`).
-    pub show_wdl: bool,
+    pub(crate) show_wdl: bool,
     /// The root's material, for the win-draw-loss model.
-    pub material: u32,
+    pub(crate) material: u32,
 }
 
 impl Reporter for UciReporter {
@@ -62,7 +62,7 @@ impl Reporter for UciReporter {
 
 impl UciReporter {
     /// The `info` line of one line of an iteration.
-    pub fn info_line(&self, iteration: &Iteration) -> String {
+    pub(crate) fn info_line(&self, iteration: &Iteration) -> String {
         let line = iteration.line;
         let millis = iteration.elapsed.as_millis() as u64;
         let nps = nodes_per_second(iteration.nodes, iteration.elapsed);
@@ -93,7 +93,7 @@ impl UciReporter {
 }
 
 /// `bestmove <m> [ponder <m>]`.
-pub fn bestmove(best: Move, ponder: Option<Move>, mode: CastlingMode) -> String {
+pub(crate) fn bestmove(best: Move, ponder: Option<Move>, mode: CastlingMode) -> String {
     match ponder {
         Some(reply) => format!(
             "bestmove {} ponder {}",

@@ -10,7 +10,7 @@
 //! `movetime`, a clock) first finishes and prints its `bestmove`.
 
 pub mod command;
-pub mod format;
+pub(crate) mod format;
 pub mod options;
 
 use std::sync::Arc;

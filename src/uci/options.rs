@@ -36,7 +36,7 @@ pub fn option_lines(options: &Options) -> Vec<String> {
 
 /// The `option name …` lines of the search's tunables (`tuning` builds).
 #[cfg(feature = "tuning")]
-pub fn tunable_lines() -> Vec<String> {
+pub(crate) fn tunable_lines() -> Vec<String> {
     crate::search::tunables::TUNABLES
         .iter()
         .map(|t| {

@@ -56,7 +56,7 @@ use crate::score::TB_WIN_BOUND;
 /// The first bytes of a file of version 2 or later.
 const MAGIC: [u8; 4] = [0xFF, b'R', b'K', b'G'];
 /// The version this build writes.
-pub const FORMAT_VERSION: u16 = 2;
+pub(crate) const FORMAT_VERSION: u16 = 2;
 /// The headerless first version.
 const FIRST_VERSION: u16 = 1;
 /// Bytes of a file's header: the magic and the version.
@@ -76,7 +76,7 @@ const PROMOTION_SHIFT: u16 = 2 * SQUARE_BITS;
 /// Positions before this game ply (counted from the standard start, so
 /// the random opening and the first plies after it) are not trained on:
 /// they are the random opening's, not the engine's, and alike across games.
-pub const MIN_TRAINING_PLY: u32 = 16;
+pub(crate) const MIN_TRAINING_PLY: u32 = 16;
 
 /// The game's result from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub enum GameResult {
 
 impl GameResult {
     /// 0.0, 0.5 or 1.0: White's share of the point.
-    pub fn white_score(self) -> f32 {
+    pub(crate) fn white_score(self) -> f32 {
         f32::from(self as u8) / 2.0
     }
 
@@ -104,17 +104,17 @@ impl GameResult {
 
 /// One ply of a game: the move played and the search's score before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ply {
-    pub best_move: Move,
+pub(crate) struct Ply {
+    pub(crate) best_move: Move,
     /// Centipawns from White's view; `None` when the search completed no
     /// iteration at the depth it played the move from.
-    pub white_score: Option<i16>,
+    pub(crate) white_score: Option<i16>,
 }
 
 impl Ply {
     /// The ply of `best_move` with a search score (White's view) clamped
     /// into what the record stores.
-    pub fn scored(best_move: Move, white_score: i32) -> Ply {
+    pub(crate) fn scored(best_move: Move, white_score: i32) -> Ply {
         let stored = white_score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX));
         Ply {
             best_move,
@@ -126,15 +126,15 @@ impl Ply {
 /// A self-play game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    pub start: Chess,
-    pub plies: Vec<Ply>,
-    pub result: GameResult,
+    pub(crate) start: Chess,
+    pub(crate) plies: Vec<Ply>,
+    pub(crate) result: GameResult,
 }
 
 /// Opens a game file for appending games of [`FORMAT_VERSION`]: a new or
 /// empty file gets the header, an existing one must already have it (games
 /// of two versions never share a file).
-pub fn open_for_append(path: &Path) -> io::Result<File> {
+pub(crate) fn open_for_append(path: &Path) -> io::Result<File> {
     let mut file = OpenOptions::new()
         .create(true)
         .read(true)
@@ -159,7 +159,7 @@ pub fn open_for_append(path: &Path) -> io::Result<File> {
 }
 
 /// The bytes a file of [`FORMAT_VERSION`] starts with.
-pub fn file_header() -> [u8; FILE_HEADER_BYTES] {
+pub(crate) fn file_header() -> [u8; FILE_HEADER_BYTES] {
     let mut header = [0u8; FILE_HEADER_BYTES];
     header[..MAGIC.len()].copy_from_slice(&MAGIC);
     header[MAGIC.len()..].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -198,7 +198,7 @@ impl<R: BufRead> GameReader<R> {
     }
 
     /// The file's format version.
-    pub fn version(&self) -> u16 {
+    pub(crate) fn version(&self) -> u16 {
         self.version
     }
 
@@ -250,7 +250,7 @@ impl<R: BufRead> GameReader<R> {
 impl GameRecord {
     /// Appends the encoded game (of [`FORMAT_VERSION`]) to `out` in one
     /// write; the file's header is [`open_for_append`]'s.
-    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+    pub(crate) fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
         let fen_length = u8::try_from(fen.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "FEN over 255 bytes"))?;
