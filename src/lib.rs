@@ -4,6 +4,12 @@
 //! [`search`] threads → `info`/`bestmove` lines through [`output`] → stdout.
 //! The threads share one lockless [`tt::TranspositionTable`], and may probe
 //! Syzygy endgame tables ([`tablebase`]).
+//!
+//! The documentation is written for the engine's developers: it links
+//! freely to items private to the crate. Build it with `cargo doc
+//! --document-private-items` (CI does, with warnings as errors).
+
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod board;
 mod check;
