@@ -174,6 +174,7 @@ pub(super) fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::random_games::random_move;
     use crate::rng::SplitMix64;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -193,21 +194,8 @@ mod tests {
             let mut pos = start.clone();
             let mut accumulator = Accumulator::new(&network, pos.board());
             for _ in 0..160 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                let Some(m) = random_move(&pos, &mut rng) else {
                     break;
-                }
-                // Rare moves are played whenever a coin says so, so that
-                // each kind is checked many times.
-                let rare: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_en_passant() || m.is_castle() || m.is_promotion())
-                    .collect();
-                let m = if !rare.is_empty() && rng.below(2) == 0 {
-                    rng.choose(&rare)
-                } else {
-                    rng.choose(&moves)
                 };
                 kinds[0] += usize::from(m.is_capture());
                 kinds[1] += usize::from(m.is_en_passant());

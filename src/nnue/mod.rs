@@ -62,6 +62,35 @@ pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
     Accumulator::new(network, pos.board()).evaluate(network, pos.turn())
 }
 
+/// What the tests of the accumulator and of the SIMD paths share: random
+/// games that reach every kind of accumulator update often.
+#[cfg(test)]
+mod random_games {
+    use shakmaty::{Chess, Move, Position};
+
+    use crate::rng::SplitMix64;
+
+    /// A random legal move of `pos` (`None` when there is none): one of
+    /// the rare kinds (en passant, castling, promotion) whenever there is
+    /// one and a coin says so, so that each kind is checked many times.
+    pub(super) fn random_move(pos: &Chess, rng: &mut SplitMix64) -> Option<Move> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let rare: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.is_en_passant() || m.is_castle() || m.is_promotion())
+            .collect();
+        Some(if !rare.is_empty() && rng.below(2) == 0 {
+            rng.choose(&rare)
+        } else {
+            rng.choose(&moves)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -170,6 +170,7 @@ impl Accumulator {
 mod tests {
     use super::*;
     use crate::nnue::HIDDEN;
+    use crate::nnue::random_games::random_move;
     use crate::rng::SplitMix64;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -189,19 +190,8 @@ mod tests {
             let mut pos = start.clone();
             let mut accumulator = Accumulator::new(&network, pos.board());
             for _ in 0..200 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                let Some(m) = random_move(&pos, &mut rng) else {
                     break;
-                }
-                let rare: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_en_passant() || m.is_castle() || m.is_promotion())
-                    .collect();
-                let m = if !rare.is_empty() && rng.below(2) == 0 {
-                    rng.choose(&rare)
-                } else {
-                    rng.choose(&moves)
                 };
                 let changes = PieceChanges::of(m, pos.turn());
                 let played = PLAIN.play(&accumulator, &network, &changes);
