@@ -39,7 +39,7 @@ pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 pub(crate) const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
 /// A mate or tablebase win from the table that the fifty-move rule may
 /// spoil: as good as the best evaluation, short of every proven win.
-const UNPROVEN_WIN: i32 = TB_WIN_BOUND - 1;
+const UNPROVEN_WIN: i32 = MAX_EVAL;
 /// Larger than any real score: the initial alpha-beta window.
 pub(crate) const INFINITY: i32 = MATE + 1;
 

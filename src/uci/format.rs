@@ -13,6 +13,7 @@
 
 use shakmaty::{CastlingMode, Move};
 
+use crate::engine::ReportStyle;
 use crate::output;
 use crate::rate::nodes_per_second;
 use crate::score::{is_mate, mate_moves};
@@ -32,15 +33,9 @@ pub(crate) fn move_text(m: Move, mode: CastlingMode) -> String {
     m.to_uci(mode).to_string()
 }
 
-/// Writes a search's reports as UCI lines on stdout.
-pub(crate) struct UciReporter {
-    /// How moves are written (`UCI_Chess960`).
-    pub(crate) castling_mode: CastlingMode,
-    /// Whether scores carry `wdl W D L` (`UCI_ShowWDL`).
-    pub(crate) show_wdl: bool,
-    /// The root's material, for the win-draw-loss model.
-    pub(crate) material: u32,
-}
+/// Writes a search's reports as UCI lines on stdout, in the engine's
+/// [`ReportStyle`] (castling notation, `wdl W D L` after scores).
+pub(crate) struct UciReporter(pub(crate) ReportStyle);
 
 impl Reporter for UciReporter {
     fn iteration(&self, iteration: &Iteration) {
@@ -49,7 +44,7 @@ impl Reporter for UciReporter {
 
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
         let line = match best {
-            Some(best) => bestmove(best, ponder, self.castling_mode),
+            Some(best) => bestmove(best, ponder, self.0.castling_mode),
             None => "bestmove 0000".to_string(),
         };
         output::send(&line);
@@ -69,14 +64,14 @@ impl UciReporter {
         let pv: Vec<String> = line
             .pv
             .iter()
-            .map(|&m| move_text(m, self.castling_mode))
+            .map(|&m| move_text(m, self.0.castling_mode))
             .collect();
         let mut score_text = score(line.score);
         if !line.complete {
             score_text += " lowerbound";
         }
-        if self.show_wdl {
-            let chances = Wdl::from_score(line.score, self.material);
+        if self.0.show_wdl {
+            let chances = Wdl::from_score(line.score, self.0.material);
             score_text += &format!(" wdl {} {} {}", chances.win, chances.draw, chances.loss);
         }
         format!(

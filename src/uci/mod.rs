@@ -35,11 +35,7 @@ impl Protocol for Uci {
     }
 
     fn reporter(&self, style: ReportStyle) -> Arc<dyn Reporter> {
-        Arc::new(format::UciReporter {
-            castling_mode: style.castling_mode,
-            show_wdl: style.show_wdl,
-            material: style.material,
-        })
+        Arc::new(format::UciReporter(style))
     }
 }
 

@@ -8,8 +8,8 @@
 //! the score of a move comes from a completed iteration (a score cut
 //! inside one is only a bound). A hard cap of [`HARD_NODES_FACTOR`] times
 //! the limit bounds the rare iteration that runs long; a move it cuts is
-//! played but recorded without a score. Openings the first search already judges lost for one
-//! side are dropped. Games end by the rules (mate, stalemate, repetition,
+//! played but recorded without a score. Openings the first search already
+//! judges lost for one side are dropped. Games end by the rules (mate, stalemate, repetition,
 //! fifty moves, insufficient material) or by adjudication: a win once the
 //! score has stayed decisive for a few plies, a draw once it has stayed
 //! near zero for many plies late in the game. Each finished game is
