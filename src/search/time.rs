@@ -4,12 +4,15 @@
 //!   iteration starts (one would rarely finish).
 //! * The **hard** limit is checked inside the search and aborts it.
 //!
-//! For a clock, the budget is an even share of the remaining time over the
-//! moves still to play (`movestogo`, or [`DEFAULT_MOVES_TO_GO`]) plus most of
-//! the increment; the hard limit allows a few times that but never more than
-//! a fixed share of the clock ([`MAX_CLOCK_FRACTION_PER_MILLE`], more when
-//! `movestogo` says the clock refills soon). `Move Overhead` is taken off every
-//! budget first, covering the GUI's and the operating system's latency.
+//! For a clock, the soft budget is an even share of the remaining time over
+//! the moves still to play (`movestogo`, or the `time_moves_to_go` tunable)
+//! plus most of the increment, but never more than a fixed share of the
+//! clock; the hard limit allows a few soft budgets but never more than a
+//! larger share of the clock (both shares are larger when `movestogo` says
+//! the clock refills soon). The constants are tunables
+//! ([`super::tunables`]), so a tuning build can set them per game.
+//! `Move Overhead` is taken off every budget first, covering the GUI's and
+//! the operating system's latency.
 //!
 //! A `go` that gives only the other side's clock (`go wtime …` with Black to
 //! move) is read as a game with equal clocks: the side to move gets the
@@ -24,24 +27,12 @@ use std::time::Duration;
 use shakmaty::Color;
 
 use super::limits::Limits;
+use super::tunables;
 
-/// Moves assumed left in the game when the GUI does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 30;
-/// Share of the increment spent on the current move, per mille.
-const INCREMENT_SHARE_PER_MILLE: u32 = 750;
 const PER_MILLE: u32 = 1000;
-/// How many soft budgets one move may use at most.
-const HARD_LIMIT_FACTOR: u32 = 4;
-/// Share of the remaining clock one move may use at most, per mille, in an
-/// increment or sudden-death game. This decides where a short clock
-/// settles: once moves cost more than the increment the clock shrinks until
-/// `fraction * clock` plus the GUI's latency equals the increment, so at
-/// 10% and a 20 ms increment it settles near 150 ms, enough to ride out a
-/// 50 ms stall of a loaded machine (at 70%, then 40%, our 2s+0.02s matches
-/// lost games on time by 1 ms and by 51 ms).
-const MAX_CLOCK_FRACTION_PER_MILLE: u32 = 100;
 /// With `movestogo` the clock refills soon, so a move may use up to this
-/// many times its even share, within [`MAX_MOVESTOGO_FRACTION_PER_MILLE`].
+/// many times its even share, within [`MAX_MOVESTOGO_FRACTION_PER_MILLE`],
+/// when that is more than the usual ceilings.
 const MOVESTOGO_SHARE_FACTOR: u32 = 2;
 const MAX_MOVESTOGO_FRACTION_PER_MILLE: u32 = 500;
 /// What `go movetime` keeps back of `Move Overhead`: enough for the answer
@@ -91,19 +82,27 @@ pub(crate) fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> O
     };
     let increment = increment.unwrap_or_default();
     let available = clock.saturating_sub(move_overhead).max(MIN_BUDGET);
-    let moves_to_go = limits.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+    let default_moves_to_go = tunables::time_moves_to_go() as u32;
+    let moves_to_go = limits.moves_to_go.unwrap_or(default_moves_to_go).max(1);
 
-    let fraction = match limits.moves_to_go {
-        Some(_) => (PER_MILLE * MOVESTOGO_SHARE_FACTOR / moves_to_go).clamp(
-            MAX_CLOCK_FRACTION_PER_MILLE,
-            MAX_MOVESTOGO_FRACTION_PER_MILLE,
-        ),
-        None => MAX_CLOCK_FRACTION_PER_MILLE,
+    let soft_fraction = tunables::time_soft_clock_per_mille() as u32;
+    let hard_fraction = tunables::time_hard_clock_per_mille() as u32;
+    let (soft_fraction, hard_fraction) = match limits.moves_to_go {
+        // The clock refills soon: a move may take a larger share of it.
+        Some(_) => {
+            let refill = (PER_MILLE * MOVESTOGO_SHARE_FACTOR / moves_to_go)
+                .min(MAX_MOVESTOGO_FRACTION_PER_MILLE);
+            (soft_fraction.max(refill), hard_fraction.max(refill))
+        }
+        None => (soft_fraction, hard_fraction),
     };
-    let ceiling = (available * fraction / PER_MILLE).max(MIN_BUDGET);
-    let share = available / moves_to_go + increment * INCREMENT_SHARE_PER_MILLE / PER_MILLE;
-    let soft = share.min(ceiling).max(MIN_BUDGET);
-    let hard = (soft * HARD_LIMIT_FACTOR).min(ceiling).max(soft);
+    let soft_ceiling = (available * soft_fraction / PER_MILLE).max(MIN_BUDGET);
+    let hard_ceiling = (available * hard_fraction / PER_MILLE).max(soft_ceiling);
+    let increment_share = tunables::time_increment_per_mille() as u32;
+    let share = available / moves_to_go + increment * increment_share / PER_MILLE;
+    let soft = share.min(soft_ceiling).max(MIN_BUDGET);
+    let hard_factor = tunables::time_hard_limit_factor() as u32;
+    let hard = (soft * hard_factor).min(hard_ceiling).max(soft);
     Some(TimeBudget {
         soft,
         hard,

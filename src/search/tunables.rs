@@ -150,6 +150,19 @@ tunables! {
     history_bonus_per_depth_squared: 16, 4, 32, 2;
     history_bonus_per_depth: 32, 8, 64, 4;
     history_max_bonus: 1600, 800, 3200, 100;
+    /// Time management (`time.rs`): moves assumed left in the game when
+    /// the GUI does not say, and the share of the increment (per mille)
+    /// the soft limit adds to the clock's even share over them.
+    time_moves_to_go: 30, 15, 50, 2;
+    time_increment_per_mille: 750, 400, 1000, 40;
+    /// The most of the clock (per mille) the soft limit may plan, and the
+    /// hard limit may use: where a short clock settles, since once moves
+    /// cost more than the increment the clock shrinks until this share of
+    /// it is the increment.
+    time_soft_clock_per_mille: 100, 50, 300, 15;
+    time_hard_clock_per_mille: 100, 50, 600, 30;
+    /// How many soft budgets the hard limit allows at most.
+    time_hard_limit_factor: 4, 2, 8, 1;
 }
 
 #[cfg(test)]
