@@ -166,12 +166,26 @@ mod tests {
         }
     }
 
+    /// The share of `available` a tunable per-mille fraction allows.
+    fn share(available: u64, per_mille: i32) -> Duration {
+        ms(available) * per_mille as u32 / PER_MILLE
+    }
+
     #[test]
-    fn a_short_clock_spends_less_than_the_increment() {
-        // Where a 2s+0.02s game's clock settles, a move must cost less than
-        // the 20 ms it earns, latency included.
-        let b = budget(&clock(150, 150, 20), Color::White, ms(10)).unwrap();
-        assert!(b.hard <= ms(14), "{b:?}");
+    fn a_move_on_a_short_clock_keeps_most_of_it() {
+        // Where a 2s+0.02s game's clock settles (a tenth of a second or
+        // so), even a move cut by the hard limit must leave most of the
+        // clock: the hard ceiling, not the soft budget, is what keeps a
+        // loaded machine from flagging.
+        for clock_ms in (20..=500).step_by(10) {
+            let b = budget(&clock(clock_ms, clock_ms, 20), Color::White, ms(10)).unwrap();
+            let available = clock_ms - 10;
+            let hard_ceiling = share(available, tunables::time_hard_clock_per_mille());
+            let soft_ceiling = share(available, tunables::time_soft_clock_per_mille());
+            assert!(b.hard <= hard_ceiling.max(MIN_BUDGET), "{clock_ms}: {b:?}");
+            assert!(b.soft <= soft_ceiling.max(MIN_BUDGET), "{clock_ms}: {b:?}");
+            assert!(b.hard <= ms(clock_ms) / 2, "{clock_ms}: {b:?}");
+        }
     }
 
     #[test]
@@ -194,13 +208,15 @@ mod tests {
         let black = budget(&white_only, Color::Black, ms(10)).unwrap();
         let white = budget(&white_only, Color::White, ms(10)).unwrap();
         assert_eq!(black, white);
-        assert!(black.hard <= ms(100), "{black:?}");
+        let hard_ceiling = share(990, tunables::time_hard_clock_per_mille());
+        assert!(black.hard <= hard_ceiling, "{black:?}");
         let black_only = Limits {
             black_time: Some(ms(5000)),
             ..Limits::default()
         };
         let white = budget(&black_only, Color::White, ms(10)).unwrap();
-        assert!(white.hard <= ms(500), "{white:?}");
+        let hard_ceiling = share(4990, tunables::time_hard_clock_per_mille());
+        assert!(white.hard <= hard_ceiling, "{white:?}");
     }
 
     #[test]

@@ -153,14 +153,14 @@ tunables! {
     /// Time management (`time.rs`): moves assumed left in the game when
     /// the GUI does not say, and the share of the increment (per mille)
     /// the soft limit adds to the clock's even share over them.
-    time_moves_to_go: 30, 15, 50, 2;
-    time_increment_per_mille: 750, 400, 1000, 40;
+    time_moves_to_go: 22, 15, 50, 2;
+    time_increment_per_mille: 1000, 400, 1200, 40;
     /// The most of the clock (per mille) the soft limit may plan, and the
     /// hard limit may use: where a short clock settles, since once moves
     /// cost more than the increment the clock shrinks until this share of
     /// it is the increment.
-    time_soft_clock_per_mille: 100, 50, 300, 15;
-    time_hard_clock_per_mille: 100, 50, 600, 30;
+    time_soft_clock_per_mille: 250, 50, 400, 15;
+    time_hard_clock_per_mille: 400, 100, 600, 30;
     /// How many soft budgets the hard limit allows at most.
     time_hard_limit_factor: 4, 2, 8, 1;
 }
