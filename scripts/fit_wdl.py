@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Fit the win-draw-loss model behind `UCI_ShowWDL` to games' results.
 
-    python3 scripts/fit_wdl.py games.pgn [more.pgn ...] [--player Rookery]
+    python3 scripts/fit_wdl.py games.pgn [more.pgn ...] [--player Rookery] [--normalized]
 
 Every move comment that fastchess writes (``-0.35/12 0.250s``: score in
 pawns from the mover's view, depth, time; ``0.00`` unsigned, mates as
 ``+M3``, which are left out) gives the mover's score in centipawns; the
 game's result gives the mover's outcome. Games of the retired `match.py`
 carry the same comments.
+Rookery reports normalized centipawns (``cp 100`` = an even chance to win,
+``100 · v / a(m)``); ``--normalized`` turns the comments' scores back into
+the search's own scale with the ``a(m)`` of ``src/wdl.rs`` as it is now, so
+refit *before* changing its constants. Without it the scores are taken as
+they are (other engines, and Rookery before normalization).
+
 The model is Stockfish's: with `v` the score and `m` the material on the
 board (pawn 1, knight and bishop 3, rook 5, queen 9, clamped to 17..78),
 
@@ -25,6 +31,7 @@ modelled outcome rates per score bucket.
 
 import argparse
 import math
+import pathlib
 import re
 
 import chess
@@ -36,6 +43,20 @@ MATERIAL_MIN, MATERIAL_MAX, MATERIAL_SCALE = 17, 78, 58
 #: Scores beyond this are decided games; they teach the model nothing.
 MAX_SCORE = 2000
 BUCKETS = [-400, -200, -100, -50, -20, 20, 50, 100, 200, 400]
+
+
+WDL_RS = pathlib.Path(__file__).resolve().parent.parent / "src" / "wdl.rs"
+
+
+def a_constants(source: str) -> tuple[float, float]:
+    """``A_BASE`` and ``A_SLOPE`` from the text of ``src/wdl.rs``."""
+    found = {name: float(value) for name, value in re.findall(r"const (A_BASE|A_SLOPE): f64 = (-?[\d.]+);", source)}
+    return found["A_BASE"], found["A_SLOPE"]
+
+
+def internal_score(normalized: int, phase: float, a: tuple[float, float]) -> int:
+    """The search's score behind a normalized one, with ``phase`` = m / 58."""
+    return round(normalized * (a[0] + a[1] * phase) / 100)
 
 
 def material(board: chess.Board) -> int:
@@ -50,8 +71,9 @@ def comment_score(comment: str) -> int | None:
     return round(float(match.group(1)) * 100) if match else None
 
 
-def samples(paths: list[str], player: str | None):
-    """(score, material/58, outcome) per engine move; outcome 1, 0.5 or 0."""
+def samples(paths: list[str], player: str | None, a: tuple[float, float] | None = None):
+    """(score, material/58, outcome) per engine move; outcome 1, 0.5 or 0.
+    With ``a`` the comments' scores are normalized ones, turned back."""
     for path in paths:
         with open(path) as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
@@ -64,9 +86,12 @@ def samples(paths: list[str], player: str | None):
                     mover = board.turn
                     name = game.headers.get("White" if mover == chess.WHITE else "Black", "")
                     score = comment_score(node.comment)
+                    phase = material(board) / MATERIAL_SCALE
+                    if score is not None and a is not None:
+                        score = internal_score(score, phase, a)
                     if score is not None and abs(score) <= MAX_SCORE and (player is None or player in name):
                         points = white_points if mover == chess.WHITE else 1.0 - white_points
-                        yield score, material(board) / MATERIAL_SCALE, points
+                        yield score, phase, points
                     board.push(node.move)
 
 
@@ -115,9 +140,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--player", help="only moves by players whose name contains this")
+    parser.add_argument("--normalized", action="store_true",
+                        help="the scores are Rookery's normalized ones: undo src/wdl.rs's a(m)")
     args = parser.parse_args()
 
-    data = list(samples(args.pgn, args.player))
+    a = a_constants(WDL_RS.read_text()) if args.normalized else None
+    data = list(samples(args.pgn, args.player, a))
     params, best = fit(data)
     print(f"positions {len(data)}, mean log-likelihood {best / len(data):.4f}")
     print("a0 a1 b0 b1 = " + " ".join(f"{p:.1f}" for p in params))

@@ -12,22 +12,28 @@
 //!
 //! `a` is the score at which a win becomes as likely as not, `b` how fast
 //! the odds turn around it. Both are linear in material, since an advantage
-//! converts less surely with fewer pieces left. The constants are fitted to
-//! Rookery's own self-play games by `scripts/fit_wdl.py`; the command and
-//! the games are recorded in `scripts/README.md`. Refit them when the
-//! evaluation's scale changes.
+//! converts less surely with fewer pieces left (the network's scores grow
+//! large in drawish endgames). The constants are fitted to Rookery's own
+//! self-play games at 8s+0.08s by `scripts/fit_wdl.py`; the command, the
+//! games and the calibration table are in `scripts/README.md`. Refit them
+//! whenever a network ships.
+//!
+//! The same model gives the GUI its centipawns: [`normalized_cp`] rescales a
+//! score by `100 / a(m)`, so that a reported `cp 100` means a 50% chance to
+//! win whatever the network's own scale (as Stockfish reports since 15.1).
+//! The search itself keeps its internal scale.
 
 use shakmaty::{Chess, Position, Role};
 
 use crate::material::{PAWN, classical_value};
-use crate::score::is_mate;
+use crate::score::{is_decisive, is_mate};
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const A_BASE: f64 = 275.0;
-const A_SLOPE: f64 = -156.5;
+const A_BASE: f64 = 507.5;
+const A_SLOPE: f64 = -327.5;
 /// `b(m) = B_BASE + B_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const B_BASE: f64 = 104.2;
-const B_SLOPE: f64 = -17.8;
+const B_BASE: f64 = 147.2;
+const B_SLOPE: f64 = -63.8;
 /// Material is counted pawn 1, minor 3, rook 5, queen 9, clamped to
 /// `MATERIAL_MIN..=MATERIAL_MAX` (as in the fit) and scaled by this.
 const MATERIAL_SCALE: f64 = 58.0;
@@ -46,6 +52,27 @@ pub(crate) struct Wdl {
     pub(crate) loss: u32,
 }
 
+/// The model's `(a(m), b(m))` in centipawns for `material` on the board.
+fn parameters(material: u32) -> (f64, f64) {
+    let phase = f64::from(material.clamp(MATERIAL_MIN, MATERIAL_MAX)) / MATERIAL_SCALE;
+    (A_BASE + A_SLOPE * phase, B_BASE + B_SLOPE * phase)
+}
+
+/// The centipawns a GUI is shown for `score` with `material` on the board:
+/// `100 · score / a(m)`, so that 100 is where a win becomes as likely as
+/// not. Mates and tablebase results are not evaluations and stay as they
+/// are.
+pub(crate) fn normalized_cp(score: i32, material: u32) -> i32 {
+    if is_decisive(score) {
+        return score;
+    }
+    let (a, _) = parameters(material);
+    (f64::from(score) * NORMALIZED_WIN_CP / a).round() as i32
+}
+
+/// The reported score of an even chance to win: one pawn.
+const NORMALIZED_WIN_CP: f64 = 100.0;
+
 impl Wdl {
     /// The chances behind `score` in a position with `material` on the
     /// board (see [`material`]).
@@ -58,9 +85,7 @@ impl Wdl {
                 loss: PER_MILLE - win,
             };
         }
-        let phase = f64::from(material.clamp(MATERIAL_MIN, MATERIAL_MAX)) / MATERIAL_SCALE;
-        let a = A_BASE + A_SLOPE * phase;
-        let b = B_BASE + B_SLOPE * phase;
+        let (a, b) = parameters(material);
         let v = f64::from(score);
         let chance = |x: f64| (f64::from(PER_MILLE) / (1.0 + ((a - x) / b).exp())).round() as u32;
         let win = chance(v);
@@ -88,7 +113,7 @@ pub(crate) fn material(position: &Chess) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::{mate_in, mated_in};
+    use crate::score::{mate_in, mated_in, tb_loss_in, tb_win_in};
 
     const START_MATERIAL: u32 = 78;
 
@@ -116,6 +141,34 @@ mod tests {
             let win = Wdl::from_score(score, 40).win;
             assert!(win >= last, "{score}");
             last = win;
+        }
+    }
+
+    #[test]
+    fn a_normalized_pawn_is_an_even_chance_to_win() {
+        for material in [0, 17, 40, 78, 100] {
+            // The internal score that normalizes to 100 wins about half
+            // the games.
+            let internal = (1..5000)
+                .find(|&score| normalized_cp(score, material) >= 100)
+                .unwrap();
+            let win = Wdl::from_score(internal, material).win;
+            assert!(
+                (495..=510).contains(&win),
+                "{material}: {internal} wins {win}"
+            );
+            assert_eq!(
+                normalized_cp(-internal, material),
+                -normalized_cp(internal, material)
+            );
+        }
+        assert_eq!(normalized_cp(0, 40), 0);
+    }
+
+    #[test]
+    fn decisive_scores_are_not_rescaled() {
+        for score in [mate_in(3), mated_in(6), tb_win_in(10), tb_loss_in(2)] {
+            assert_eq!(normalized_cp(score, 30), score);
         }
     }
 

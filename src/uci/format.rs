@@ -1,15 +1,16 @@
 //! How search results are written as UCI lines.
 //!
-//! Scores are from the side to move: `cp N`, or `mate N` counting full moves
+//! Scores are from the side to move: `cp N`, normalized by the win-draw-loss
+//! model so that `cp 100` is an even chance to win
+//! ([`crate::wdl::normalized_cp`]), or `mate N` counting full moves
 //! (negative when the side to move is mated), then `lowerbound` for an
 //! iteration cut short in its first line after a root move beat alpha (the
-//! root moves after it are unsearched, as the search's driver explains), then under
-//! `UCI_ShowWDL` `wdl W D L`, the per-mille chances of [`crate::wdl`]. A win
-//! the Syzygy tables prove is a `cp` score above 31,700
-//! ([`crate::score::TB_WIN_BOUND`]); `tbhits` counts their probes that
-//! answered. Moves are
-//! written in UCI notation, castling as king-takes-rook only under
-//! `UCI_Chess960`.
+//! root moves after it are unsearched, as the search's driver explains),
+//! then under `UCI_ShowWDL` `wdl W D L`, the per-mille chances of
+//! [`crate::wdl`]. A win the Syzygy tables prove is a `cp` score above
+//! 31,700 ([`crate::score::TB_WIN_BOUND`]), not rescaled; `tbhits` counts
+//! their probes that answered. Moves are written in UCI notation, castling
+//! as king-takes-rook only under `UCI_Chess960`.
 
 use shakmaty::{CastlingMode, Move};
 
@@ -18,14 +19,14 @@ use crate::output;
 use crate::rate::nodes_per_second;
 use crate::score::{is_mate, mate_moves};
 use crate::search::{Iteration, Reporter};
-use crate::wdl::Wdl;
+use crate::wdl::{Wdl, normalized_cp};
 
-/// `cp N` or `mate N`.
-pub(crate) fn score(score: i32) -> String {
+/// `cp N` (normalized for `material` on the board) or `mate N`.
+pub(crate) fn score(score: i32, material: u32) -> String {
     if is_mate(score) {
         format!("mate {}", mate_moves(score))
     } else {
-        format!("cp {score}")
+        format!("cp {}", normalized_cp(score, material))
     }
 }
 
@@ -66,7 +67,7 @@ impl UciReporter {
             .iter()
             .map(|&m| move_text(m, self.0.castling_mode))
             .collect();
-        let mut score_text = score(line.score);
+        let mut score_text = score(line.score, self.0.material);
         if !line.complete {
             score_text += " lowerbound";
         }

@@ -244,8 +244,11 @@ const KNIGHT_SHUFFLES: [[&str; 2]; 2] = [["g1f3", "f3g1"], ["g8f6", "f6g8"]];
 /// Deep enough to see that every other move loses (or wins) the queen's
 /// worth, shallow enough for a test.
 const REPETITION_DEPTH: &str = "depth 8";
-/// Well short of a queen, well above any drawish score.
-const QUEEN_UP_AT_LEAST: i32 = 500;
+/// A reported score that is a near-certain win, well above any drawish
+/// score. Scores are normalized (100 is an even chance to win), and with
+/// this little material on the board the model's even chance lies at a
+/// large internal score, so 200 is already a 96% chance to win.
+const QUEEN_UP_AT_LEAST: i32 = 200;
 
 /// Sets up the repetition position with `turn` ("w" or "b") to move and
 /// the seven shuffling plies after it; returns the position and the move
