@@ -33,6 +33,9 @@ pub(crate) const MAX_THREADS: i64 = 1024;
 pub(crate) const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 pub(crate) const MAX_MULTIPV: i64 = 256;
 pub(crate) const MAX_SYZYGY_PROBE_DEPTH: i64 = 100;
+/// The `UCI_Elo` range: Stockfish 15.1's, the scale it is calibrated on.
+pub(crate) const MIN_ELO: i64 = 1350;
+pub(crate) const MAX_ELO: i64 = 2850;
 /// Syzygy tables exist for up to 7 pieces.
 pub(crate) const MAX_SYZYGY_PIECES: i64 = 7;
 /// How UCI writes an empty string value.
@@ -239,6 +242,11 @@ declare_options! {
     MultiPv: multipv: usize = "MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV };
     Ponder: ponder: bool = "Ponder", Kind::Check { default: false };
     Chess960: chess960: bool = "UCI_Chess960", Kind::Check { default: false };
+    /// Whether the engine plays at the rating `UCI_Elo` rather than its best.
+    LimitStrength: limit_strength: bool = "UCI_LimitStrength", Kind::Check { default: false };
+    /// The rating played at under `UCI_LimitStrength`, on Stockfish 15.1's
+    /// `UCI_Elo` scale.
+    Elo: elo: i32 = "UCI_Elo", Kind::Spin { default: MIN_ELO, min: MIN_ELO, max: MAX_ELO };
     /// Whether `info` lines carry `wdl W D L` after the score.
     ShowWdl: show_wdl: bool = "UCI_ShowWDL", Kind::Check { default: false };
     /// Directories of Syzygy tables, separated as in `PATH`; empty: none.

@@ -70,6 +70,7 @@ fn search(
         root_moves,
         limits: Limits::depth(depth),
         multipv: 1,
+        strength: None,
         time: None,
         tt: Arc::new(TranspositionTable::new(16).unwrap()),
         threads: 1,

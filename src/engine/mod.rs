@@ -35,7 +35,8 @@ use crate::eval::evaluate;
 use crate::nnue::{self, Network};
 use crate::options::{self, Change, MIN_HASH_MB, Options};
 use crate::output;
-use crate::search::{self, JobSpec, Reporter, SearchJob, ThreadPool, ThreadResult};
+use crate::rng::SplitMix64;
+use crate::search::{self, JobSpec, Reporter, SearchJob, Strength, ThreadPool, ThreadResult};
 use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tools::{bench, perft};
 use crate::tt::TranspositionTable;
@@ -106,6 +107,9 @@ pub struct Engine {
     game: Game,
     search: Option<RunningSearch>,
     protocol: Arc<dyn Protocol>,
+    /// Seeds each limited-strength search's draw of its move, so that the
+    /// same position is not always answered alike.
+    strength_seeds: SplitMix64,
 }
 
 impl Engine {
@@ -164,6 +168,7 @@ impl Engine {
             game: Game::new(Chess::default()),
             search: None,
             protocol,
+            strength_seeds: SplitMix64::new(clock_seed()),
         })
     }
 
@@ -442,7 +447,14 @@ impl Engine {
             root_moves = ranking.moves;
             root_tb_hits = ranking.probes;
         }
-        let limits = go.limits;
+        let mut limits = go.limits;
+        let mut multipv = self.options.multipv;
+        let strength = self.options.limit_strength.then(|| {
+            let strength = Strength::new(self.options.elo, self.strength_seeds.next_u64());
+            limits = strength.limit(limits.clone());
+            multipv = multipv.max(search::CANDIDATE_LINES);
+            strength
+        });
         let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
         self.tt.new_search();
         let (job, finished) = SearchJob::new(JobSpec {
@@ -450,7 +462,8 @@ impl Engine {
             game_keys: self.game.keys.clone(),
             root_moves,
             limits,
-            multipv: self.options.multipv,
+            multipv,
+            strength,
             time,
             tt: Arc::clone(&self.tt),
             threads: self.pool.thread_count(),
@@ -486,6 +499,14 @@ impl Engine {
                 .join(" ")
         ));
     }
+}
+
+/// A seed that differs from one start of the engine to the next: the
+/// nanoseconds of the system clock (0 on a clock before 1970).
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64)
 }
 
 /// Tells the GUI what loading the Syzygy tables found.

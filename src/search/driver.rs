@@ -34,7 +34,8 @@ const ASPIRATION_MAX_DELTA: i32 = 1000;
 impl Searcher {
     /// Runs iterative deepening on `job` and returns the best line of the
     /// last iteration (see the module notes on cut iterations), or `None`
-    /// when no root move was searched.
+    /// when no root move was searched. Under a limited strength the main
+    /// thread returns the line [`super::Strength::choose`] draws instead.
     pub(crate) fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
         self.keys = KeyHistory::new(job.spec.game_keys.clone());
         self.nodes = 0;
@@ -96,7 +97,15 @@ impl Searcher {
             }
         }
         job.control.set_nodes(self.id, self.nodes);
-        self.last_result.take()
+        match job.spec.strength {
+            // A limited strength plays the line it draws, not the best.
+            Some(strength) if self.is_main() && lines.len() > 1 => {
+                self.last_result = None;
+                let scores: Vec<i32> = lines.iter().map(|line| line.score).collect();
+                Some(lines.swap_remove(strength.choose(&scores)))
+            }
+            _ => self.last_result.take(),
+        }
     }
 
     /// One iteration: the best `count` root moves at `depth`, each with its

@@ -45,6 +45,7 @@ mod report;
 mod see;
 mod stability;
 mod stop;
+mod strength;
 mod tbprobe;
 mod time;
 pub mod tunables;
@@ -59,6 +60,8 @@ pub use control::SearchControl;
 pub use limits::Limits;
 pub use pool::ThreadPool;
 pub use report::{Iteration, Reporter, Silent};
+pub(crate) use strength::CANDIDATE_LINES;
+pub use strength::Strength;
 pub use time::TimeBudget;
 pub(crate) use time::budget;
 
@@ -130,6 +133,9 @@ pub struct JobSpec {
     pub limits: Limits,
     /// How many best lines the main thread reports (MultiPV).
     pub multipv: usize,
+    /// A chosen playing strength (`UCI_LimitStrength`); `None` plays best.
+    /// The caller sets the node limits and line count it asks for.
+    pub strength: Option<Strength>,
     pub time: Option<TimeBudget>,
     pub tt: Arc<TranspositionTable>,
     /// Threads searching (the pool's size), for the node counters.

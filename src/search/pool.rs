@@ -172,7 +172,12 @@ fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
     for _ in 1..control.thread_count() {
         results.push(job.helper_results.1.recv().unwrap_or(None));
     }
-    let chosen = results.into_iter().flatten().max_by_key(ThreadResult::rank);
+    // A limited strength plays the leader's drawn line, whatever the
+    // helpers found.
+    let chosen = match (&job.spec.strength, &own) {
+        (Some(_), Some(own)) => Some(own.clone()),
+        _ => results.into_iter().flatten().max_by_key(ThreadResult::rank),
+    };
 
     if let Some(chosen) = &chosen
         && own.as_ref() != Some(chosen)
@@ -235,6 +240,7 @@ mod tests {
             root: board,
             limits: Limits::depth(depth),
             multipv: 1,
+            strength: None,
             time: None,
             tt: Arc::new(TranspositionTable::new(1).unwrap()),
             threads,

@@ -44,6 +44,7 @@ fn job(root: Board, game_keys: Vec<u64>, limits: Limits, multipv: usize) -> Sear
         root,
         limits,
         multipv,
+        strength: None,
         time: None,
         tt: Arc::new(TranspositionTable::new(1).unwrap()),
         threads: 1,

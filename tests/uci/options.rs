@@ -1,5 +1,5 @@
-//! Options: `UCI_ShowWDL`, changes between searches, case-insensitive names,
-//! and Chess960 castling notation.
+//! Options: `UCI_ShowWDL`, `UCI_LimitStrength`, changes between searches,
+//! case-insensitive names, and Chess960 castling notation.
 
 use super::*;
 
@@ -160,4 +160,48 @@ fn chess960_castling_is_king_takes_rook() {
     let out = engine.go("depth 1 searchmoves g8h8");
     assert_eq!(the_bestmove(&out).0, "g8h8");
     assert_legal_bestmove(&out, &pos, C960);
+}
+
+/// The `nodes` count of an `info` line.
+fn nodes_of(line: &str) -> Option<u64> {
+    let mut tokens = line.split_whitespace();
+    tokens.find(|&t| t == "nodes")?;
+    tokens.next()?.parse().ok()
+}
+
+#[test]
+fn limited_strength_searches_four_lines_on_a_small_budget_and_still_mates() {
+    let mut engine = engine();
+    for cmd in [
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1350",
+    ] {
+        let out = command(&mut engine, cmd);
+        assert!(errors(&out).is_empty(), "'{cmd}': {out:#?}");
+    }
+    engine.send("position startpos");
+    let lines = engine.go("wtime 60000 btime 60000");
+    assert_legal_bestmove(&lines, &Chess::default(), STD);
+    assert!(
+        lines.iter().any(|l| l.contains(" multipv 4 ")),
+        "{lines:#?}"
+    );
+    // The weakest rating's budget is a few hundred nodes (capped at 8×),
+    // however long the clock.
+    let most = lines.iter().filter_map(|l| nodes_of(l)).max().unwrap();
+    assert!(most < 10_000, "{lines:#?}");
+
+    // Whatever it draws, a mate in one outweighs every other line.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    let lines = engine.go("wtime 60000 btime 60000");
+    assert_eq!(the_bestmove(&lines).0, "a1a8", "{lines:#?}");
+
+    engine.send("setoption name UCI_LimitStrength value false");
+    engine.send("position startpos");
+    let lines = engine.go("depth 3");
+    assert!(
+        !lines.iter().any(|l| l.contains(" multipv 2 ")),
+        "{lines:#?}"
+    );
 }

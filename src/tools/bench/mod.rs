@@ -70,6 +70,7 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), Strin
             root_moves: pos.legal_moves().into_iter().collect(),
             limits: Limits::depth(settings.depth),
             multipv: 1,
+            strength: None,
             time: None,
             tt: Arc::clone(&tt),
             threads: settings.threads,

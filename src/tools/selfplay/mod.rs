@@ -234,6 +234,7 @@ impl Player {
                 ..Limits::default()
             },
             multipv: 1,
+            strength: None,
             time: None,
             tt: Arc::clone(&self.tt),
             threads: 1,
