@@ -449,12 +449,14 @@ impl Engine {
         }
         let mut limits = go.limits;
         let mut multipv = self.options.multipv;
-        let strength = self.options.limit_strength.then(|| {
-            let strength = Strength::new(self.options.elo, self.strength_seeds.next_u64());
-            limits = strength.limit(limits.clone());
+        let strength = self
+            .options
+            .limit_strength
+            .then(|| Strength::new(self.options.elo, self.strength_seeds.next_u64()));
+        if let Some(strength) = strength {
+            limits = strength.limit(limits);
             multipv = multipv.max(search::CANDIDATE_LINES);
-            strength
-        });
+        }
         let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
         self.tt.new_search();
         let (job, finished) = SearchJob::new(JobSpec {
