@@ -31,9 +31,8 @@
 //! which neither cuts on nor stores to the table.
 //!
 //! The static evaluation is corrected by what earlier searches found it
-//! got wrong in the same pawn structure, with the same pieces of either
-//! side, or after the same two moves ([`correction`](super::correction)),
-//! and each node with a quiet best move teaches those tables in turn.
+//! got wrong in the same pawn structure ([`correction`](super::correction)),
+//! and each node with a quiet best move teaches that table in turn.
 //!
 //! A position is "improving" when its static evaluation beats the one of
 //! two plies earlier (the same side to move): pruning trusts a falling
@@ -50,7 +49,6 @@ use std::sync::OnceLock;
 
 use shakmaty::{MoveList, Position, Role};
 
-use super::correction::LastMoves;
 use super::history::{Context, PieceTo, Tried};
 use super::movekey::MoveKey;
 use super::movepick::{Candidates, MovePicker, Ordering, is_tactical};
@@ -111,17 +109,8 @@ fn has_non_pawn_material(board: &Board) -> bool {
 impl Searcher {
     /// The moves one and two plies before `ply`, for continuation history.
     fn context(&self, ply: usize) -> Context {
-        let last = self.last_moves(ply);
-        Context {
-            previous: last.previous,
-            before_previous: last.before_previous,
-        }
-    }
-
-    /// The two moves before `ply`, for continuation correction.
-    fn last_moves(&self, ply: usize) -> LastMoves {
         let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].moved);
-        LastMoves {
+        Context {
             previous: before(1),
             before_previous: before(2),
         }
@@ -152,7 +141,6 @@ impl Searcher {
     pub(super) fn static_evals(
         &self,
         board: &Board,
-        ply: usize,
         in_check: bool,
         hit: Option<TtHit>,
     ) -> (i32, i32) {
@@ -160,11 +148,7 @@ impl Searcher {
             return (NO_EVAL, NO_EVAL);
         }
         let raw_eval = hit.map_or_else(|| evaluate(board), |h| h.static_eval);
-        (
-            raw_eval,
-            self.correction
-                .correct(board, self.last_moves(ply), raw_eval),
-        )
+        (raw_eval, self.correction.correct(board, raw_eval))
     }
 
     /// Searches `board` to `depth` within `(alpha, beta)` and returns its
@@ -259,7 +243,7 @@ impl Searcher {
         let (raw_eval, static_eval) = if excluded.is_some() && !in_check {
             (NO_EVAL, self.stack[ply].static_eval)
         } else {
-            self.static_evals(board, ply, in_check, hit)
+            self.static_evals(board, in_check, hit)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
@@ -543,8 +527,7 @@ impl Searcher {
                 Bound::Exact => true,
             };
             if !in_check && evaluation_erred && best_move.is_none_or(|m| !is_tactical(m)) {
-                self.correction
-                    .update(board, self.last_moves(ply), depth, raw_eval, best_score);
+                self.correction.update(board, depth, raw_eval, best_score);
             }
         }
         best_score
