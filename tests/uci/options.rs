@@ -92,21 +92,29 @@ fn options_change_between_searches() {
     assert_legal_bestmove(&out, &pos, STD);
 }
 
+/// Sends each command and asserts that the engine took it without an error.
+fn assert_accepted(engine: &mut Engine, cmds: &[&str]) {
+    for cmd in cmds {
+        let out = command(engine, cmd);
+        assert!(errors(&out).is_empty(), "'{cmd}': {out:#?}");
+    }
+}
+
 #[test]
 fn option_names_are_case_insensitive() {
     let mut engine = engine();
-    for cmd in [
-        "setoption name move overhead value 20",
-        "setoption name MOVE OVERHEAD value 25",
-        "setoption name hash value 8",
-        "setoption name threads value 1",
-        "setoption name clear hash",
-        "setoption name ponder value FALSE",
-        "setoption name uci_chess960 value false",
-    ] {
-        let out = command(&mut engine, cmd);
-        assert!(errors(&out).is_empty(), "'{cmd}': {out:#?}");
-    }
+    assert_accepted(
+        &mut engine,
+        &[
+            "setoption name move overhead value 20",
+            "setoption name MOVE OVERHEAD value 25",
+            "setoption name hash value 8",
+            "setoption name threads value 1",
+            "setoption name clear hash",
+            "setoption name ponder value FALSE",
+            "setoption name uci_chess960 value false",
+        ],
+    );
     engine.send("position startpos");
     let out = engine.go("depth 3");
     assert_legal_bestmove(&out, &Chess::default(), STD);
@@ -172,13 +180,13 @@ fn nodes_of(line: &str) -> Option<u64> {
 #[test]
 fn limited_strength_searches_four_lines_on_a_small_budget_and_still_mates() {
     let mut engine = engine();
-    for cmd in [
-        "setoption name UCI_LimitStrength value true",
-        "setoption name UCI_Elo value 1350",
-    ] {
-        let out = command(&mut engine, cmd);
-        assert!(errors(&out).is_empty(), "'{cmd}': {out:#?}");
-    }
+    assert_accepted(
+        &mut engine,
+        &[
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 1350",
+        ],
+    );
     engine.send("position startpos");
     let lines = engine.go("wtime 60000 btime 60000");
     assert_legal_bestmove(&lines, &Chess::default(), STD);
