@@ -25,6 +25,7 @@ mod rate;
 pub mod rng;
 pub mod score;
 pub mod search;
+mod simd;
 pub mod tablebase;
 pub mod tools;
 pub mod tt;

@@ -288,7 +288,7 @@ impl Engine {
         output::send(&format!(
             "info string network {}, simd {}",
             nnue::active().identity(),
-            nnue::Simd::detected().name()
+            crate::simd::Simd::detected().name()
         ));
         output::send("uciok");
         for error in &self.config.errors {

@@ -7,7 +7,7 @@
 //! to keep in step with a separate stack.
 //!
 //! The arithmetic here is written once, in plain loops, and knows nothing
-//! of instruction sets: `simd.rs` compiles its hot part once per path
+//! of instruction sets: `kernels.rs` compiles its hot part once per path
 //! (so these kernels are `#[inline(always)]`) and defines the two entry
 //! points that choose the path, [`Accumulator::play`] and
 //! [`Accumulator::evaluate`].
@@ -52,7 +52,7 @@ impl Accumulator {
         Accumulator { white, black }
     }
 
-    /// [`Accumulator::play`] in plain loops, which `simd.rs` compiles once
+    /// [`Accumulator::play`] in plain loops, which `kernels.rs` compiles once
     /// per instruction set: written in one pass per perspective, each value
     /// is the parent's less the removed pieces' weights plus the added
     /// ones'. (Copying the parent and then updating it row by row reads and

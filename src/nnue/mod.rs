@@ -13,17 +13,17 @@
 //! the result to centipawns. All arithmetic is in integers: weights are
 //! quantised by [`QA`] (first layer) and [`QB`] (output layer). The loops
 //! are plain loops over fixed-size arrays, which LLVM vectorises on any
-//! target; `simd.rs` compiles the hot ones again for AVX2 and AVX-512 and
-//! picks a path at start-up, so one binary runs on any x86-64 processor.
+//! target; `kernels.rs` compiles the hot ones again for AVX2 and AVX-512,
+//! and [`crate::simd`] picks a path at start-up, so one binary runs on any
+//! x86-64 processor.
 
 mod accumulator;
+mod kernels;
 mod network;
-mod simd;
 
 pub(crate) use accumulator::Accumulator;
 pub use network::{Network, QuantisedNetwork};
 pub(crate) use network::{active, set_active};
-pub(crate) use simd::Simd;
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 

@@ -54,7 +54,7 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), Strin
     report(&format!(
         "network {}, simd {}",
         crate::nnue::active().identity(),
-        crate::nnue::Simd::detected().name()
+        crate::simd::Simd::detected().name()
     ));
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;

@@ -5,7 +5,7 @@
 //! written with intrinsics, as LLVM's own vectorisation of it for AVX2
 //! used 128-bit vectors (about 40% fewer instructions in `evaluate` so).
 //!
-//! Callers must make sure the processor has AVX2 (`super::Simd`).
+//! Callers must make sure the processor has AVX2 (`crate::simd::Simd`).
 
 use std::arch::x86_64::*;
 

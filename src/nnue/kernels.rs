@@ -1,10 +1,7 @@
-//! Which vector instructions the network's hot loops run with, chosen once
-//! per process from what the processor has.
+//! The network's hot loops on each instruction-set path ([`Simd`]).
 //!
-//! A release build targets the architecture's baseline (SSE2 on x86-64),
-//! so one binary runs on every x86-64 processor. The hot loops, the
-//! accumulator update ([`Accumulator::play`]) and the output layer
-//! ([`Accumulator::evaluate`]), are written once, as plain loops in
+//! The accumulator update ([`Accumulator::play`]) and the output layer
+//! ([`Accumulator::evaluate`]) are written once, as plain loops in
 //! `accumulator.rs`, and compiled once per path: the plain path with the
 //! baseline's vectors, and on x86-64 a copy inside a `#[target_feature]`
 //! function for AVX2 ([`avx2`]) and for AVX-512 ([`avx512`]), which LLVM
@@ -20,108 +17,25 @@
 //! for the processor that builds (`target-cpu=native`, the old default)
 //! would be no faster in these loops, and dies with an illegal
 //! instruction on an older processor.
-//!
-//! The fastest supported path is taken ([`Simd::detected`]); the
-//! environment variable `ROOKERY_SIMD` (`plain`, `avx2`, `avx512`) asks
-//! for another one, which is used if the processor supports it. The
-//! engine names the path in its `uci` reply and in `bench`.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
-use std::sync::LazyLock;
-
 use shakmaty::Color;
 
 use super::accumulator::screlu_dot;
 use super::{Accumulator, Network};
 use crate::piece_changes::PieceChanges;
+use crate::simd::{Path, Simd};
 
-/// The environment variable that asks for a given path by its name.
-const OVERRIDE_VARIABLE: &str = "ROOKERY_SIMD";
-
-/// An instruction set the network's loops can run with. A value names a
-/// path this processor supports: only [`Simd::supported`] makes one, which
-/// is what makes running a path's `#[target_feature]` functions sound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Simd(Path);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Path {
-    /// The target's baseline instructions (SSE2 on x86-64, NEON on
-    /// aarch64), which LLVM vectorises the plain loops with.
-    Plain,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// AVX-512 with its 16-bit operations (`avx512f` and `avx512bw`).
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-}
-
-/// The path evaluations use, found on first use.
-static DETECTED: LazyLock<Simd> = LazyLock::new(|| {
-    let supported = Simd::supported();
-    let fastest = *supported.last().expect("the plain path runs everywhere");
-    let Ok(asked) = std::env::var(OVERRIDE_VARIABLE) else {
-        return fastest;
-    };
-    let found = supported.into_iter().find(|path| path.name() == asked);
-    if found.is_none() {
-        log::warn!(
-            "{OVERRIDE_VARIABLE}={asked}: not a path this processor supports; using {}",
-            fastest.name()
-        );
-    }
-    found.unwrap_or(fastest)
-});
-
+/// The network's loops on each path.
 impl Simd {
-    /// The path evaluations use: the fastest this processor supports,
-    /// unless [`OVERRIDE_VARIABLE`] names another one it supports.
-    #[inline]
-    pub(crate) fn detected() -> Simd {
-        *DETECTED
-    }
-
-    /// Every path this processor supports, slowest first.
-    pub(crate) fn supported() -> Vec<Simd> {
-        #[allow(unused_mut)] // Only the plain path off x86-64.
-        let mut paths = vec![Simd(Path::Plain)];
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected;
-            if is_x86_feature_detected!("avx2") {
-                paths.push(Simd(Path::Avx2));
-            }
-            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-                paths.push(Simd(Path::Avx512));
-            }
-        }
-        paths
-    }
-
-    /// The path's name, as the engine reports it and `ROOKERY_SIMD` takes it.
-    pub(crate) fn name(self) -> &'static str {
-        match self.0 {
-            Path::Plain => "plain",
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => "avx2",
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => "avx512",
-        }
-    }
-
     /// [`Accumulator::play`] on this path.
     #[inline]
-    pub(super) fn play(
-        self,
-        parent: &Accumulator,
-        network: &Network,
-        changes: &PieceChanges,
-    ) -> Accumulator {
-        match self.0 {
+    fn play(self, parent: &Accumulator, network: &Network, changes: &PieceChanges) -> Accumulator {
+        match self.path() {
             Path::Plain => parent.updated(network, changes),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a `Simd` holds this path only where the processor
@@ -135,8 +49,8 @@ impl Simd {
 
     /// [`Accumulator::evaluate`] on this path.
     #[inline]
-    pub(super) fn evaluate(self, accumulator: &Accumulator, network: &Network, turn: Color) -> i32 {
-        match self.0 {
+    fn evaluate(self, accumulator: &Accumulator, network: &Network, turn: Color) -> i32 {
+        match self.path() {
             Path::Plain => accumulator.output(network, turn, screlu_dot),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a `Simd` holds this path only where the processor
@@ -175,7 +89,7 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-    const PLAIN: Simd = Simd(Path::Plain);
+    const PLAIN: Simd = Simd::PLAIN;
 
     /// Plays random games with a random network, and checks after every
     /// move that each supported path computes the plain path's

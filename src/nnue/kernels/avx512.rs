@@ -3,7 +3,7 @@
 //! AVX2 (`avx2.rs`): the accumulator update is the plain loop compiled
 //! here, the output layer's sum is written with intrinsics.
 //!
-//! Callers must make sure the processor has both features (`super::Simd`).
+//! Callers must make sure the processor has both features (`crate::simd::Simd`).
 
 use std::arch::x86_64::*;
 
