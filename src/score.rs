@@ -63,6 +63,12 @@ pub(crate) const fn is_decisive(score: i32) -> bool {
     score >= TB_WIN_BOUND || score <= -TB_WIN_BOUND
 }
 
+/// Whether `score` is a proven loss, mated or lost by the tablebases:
+/// the move loop stops pruning until a move escapes it.
+pub(crate) const fn is_loss(score: i32) -> bool {
+    score <= -TB_WIN_BOUND
+}
+
 /// Score of the side to move when the tables say it wins, at `ply`.
 pub(crate) const fn tb_win_in(ply: usize) -> i32 {
     TB_WIN - ply as i32
@@ -181,6 +187,15 @@ mod tests {
             assert!(is_decisive(mate_in(ply)) && is_decisive(mated_in(ply)));
             assert!(tb_win_in(ply) > tb_win_in(ply + 1));
         }
+    }
+
+    #[test]
+    fn losses_are_mates_and_tablebase_losses_only() {
+        for ply in 0..=MAX_PLY {
+            assert!(is_loss(mated_in(ply)) && is_loss(tb_loss_in(ply)));
+            assert!(!is_loss(mate_in(ply)) && !is_loss(tb_win_in(ply)));
+        }
+        assert!(!is_loss(-MAX_EVAL) && !is_loss(DRAW));
     }
 
     #[test]

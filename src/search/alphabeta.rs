@@ -9,8 +9,9 @@
 //!    one ply shallower (internal iterative reduction; not in a singular
 //!    test, which skips the probe);
 //! 3. in quiet non-PV positions, static pruning: reverse futility (the
-//!    static evaluation is far above beta) and null move (passing still
-//!    fails high), both less eager when the evaluation is falling;
+//!    static evaluation is far above beta; less eager when the evaluation
+//!    is falling) and null move (passing still fails high, which proves
+//!    the node fails high but never a mate or a tablebase win);
 //! 4. the moves in [`MovePicker`] order. The first gets the full window,
 //!    later ones a null window, reduced when late and quiet (LMR: less for
 //!    moves with good history, killers and PV nodes, more when the position
@@ -32,7 +33,8 @@
 //!
 //! The static evaluation is corrected by what earlier searches found it
 //! got wrong in the same pawn structure ([`correction`](super::correction)),
-//! and each node with a quiet best move teaches that table in turn.
+//! and each node whose best move, if it has one, is quiet teaches that
+//! table in turn.
 //!
 //! A position is "improving" when its static evaluation beats the one of
 //! two plies earlier (the same side to move): pruning trusts a falling
@@ -58,14 +60,15 @@ use super::{SearchJob, Searcher, ThreadResult};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::check::CheckSquares;
 use crate::eval::evaluate;
-use crate::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, is_mate, mate_in, mated_in};
+use crate::score::{DRAW, INFINITY, MAX_PLY, is_decisive, is_loss, is_mate, mate_in, mated_in};
 use crate::tt::{Bound, TtHit, TtStore};
 
 /// The extension of a table move whose alternatives fall that far short.
 pub(super) const DOUBLE_EXTENSION: i32 = 2;
 /// At most this many double extensions on one path.
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
-/// Extensions stop where a path is this many times the root depth long.
+/// Singular extensions stop where a path is this many times the root depth
+/// long (check extensions are bounded by [`MAX_PLY`] alone).
 const MAX_EXTENDED_PATH_FACTOR: i32 = 2;
 
 /// A node whose evaluation is not improving tries this many times fewer
@@ -284,7 +287,7 @@ impl Searcher {
                     return DRAW;
                 }
                 if score >= beta {
-                    return if is_mate(score) { beta } else { score };
+                    return if is_decisive(score) { beta } else { score };
                 }
             }
         }
@@ -296,7 +299,7 @@ impl Searcher {
             && (ply as i32) < MAX_EXTENDED_PATH_FACTOR * self.root_depth
             && hit.depth >= depth - tunables::singular_table_depth_margin()
             && hit.bound != Bound::Upper
-            && !is_mate(hit.score)
+            && !is_decisive(hit.score)
         {
             let singular_beta = hit.score - tunables::singular_margin_per_depth() * depth;
             self.stack[ply].excluded = Some(m);
@@ -388,7 +391,7 @@ impl Searcher {
                 && check_squares
                     .get_or_insert_with(|| CheckSquares::new(board.pos()))
                     .gives_check(board.pos(), m);
-            if !is_root && best_score > -MATE_BOUND {
+            if !is_root && !is_loss(best_score) {
                 if quiet && !in_check && !checks && !is_pv {
                     let late = depth <= tunables::late_move_pruning_max_depth()
                         && tried.quiets.len() >= late_move_limit;

@@ -20,8 +20,9 @@ use crossbeam::utils::CachePadded;
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
-    created: Instant,
-    /// When the clock started, in nanoseconds after `created`; moved by
+    /// When the `go` arrived.
+    go_received: Instant,
+    /// When the clock started, in nanoseconds after `go_received`; moved by
     /// `ponderhit`, when the real clock starts.
     clock_start_ns: AtomicU64,
     nodes: Vec<CachePadded<AtomicU64>>,
@@ -36,7 +37,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            created: started,
+            go_received: started,
             clock_start_ns: AtomicU64::new(0),
             nodes: counters(threads),
             tb_hits: counters(threads),
@@ -58,7 +59,7 @@ impl SearchControl {
     /// The opponent played the expected move: the clock starts now. A
     /// `ponderhit` outside ponder mode changes nothing.
     pub(crate) fn ponder_hit(&self) {
-        let now = self.created.elapsed().as_nanos() as u64;
+        let now = self.go_received.elapsed().as_nanos() as u64;
         if self.pondering.load(Ordering::Relaxed) {
             self.clock_start_ns.store(now, Ordering::Relaxed);
             self.pondering.store(false, Ordering::Release);
@@ -68,7 +69,7 @@ impl SearchControl {
     /// Time since the clock started (since `go`, or since `ponderhit`).
     pub(crate) fn elapsed(&self) -> Duration {
         let start = Duration::from_nanos(self.clock_start_ns.load(Ordering::Relaxed));
-        self.created.elapsed().saturating_sub(start)
+        self.go_received.elapsed().saturating_sub(start)
     }
 
     /// Publishes the node count of thread `id`.

@@ -8,7 +8,7 @@
 //! and a hash of both sides' pawns, holds a running average of
 //! `search score − raw evaluation`, learnt only from nodes whose result
 //! says which way the evaluation erred (a fail high above it, a fail low
-//! below it, or an exact score), whose best move is quiet (a capture's
+//! below it, or an exact score), whose best move, if any, is quiet (a capture's
 //! gain is the search's, not the structure's) and whose score is no mate
 //! or tablebase result. Deeper results weigh more.
 //! Each Lazy-SMP thread owns its table, as it owns its move histories.

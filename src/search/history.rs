@@ -15,7 +15,8 @@
 //! Every update moves an entry toward ±[`MAX_HISTORY`] with "gravity"
 //! (`entry += bonus − entry·|bonus|/MAX`), so entries stay bounded and old
 //! knowledge fades. On a cutoff the cutting move gets a bonus that grows
-//! with depth and every move tried before it the same malus. Each Lazy-SMP
+//! with depth; a quiet cutoff gives the same malus to every quiet move and
+//! capture tried before it, a capture cutoff to the captures. Each Lazy-SMP
 //! thread owns its tables, so they need no locking.
 
 use shakmaty::{Color, Move, MoveList, Role};

@@ -22,6 +22,8 @@
 //! * [`control`]: the stop flag, clock, node and tablebase-hit counters
 //!   threads share;
 //! * [`tbprobe`]: the Syzygy probe inside the search;
+//! * [`strength`]: `UCI_LimitStrength`: a node budget and a weighted
+//!   choice among candidate lines;
 //! * [`report`]: the [`Reporter`] through which a search speaks;
 //! * [`pool`]: the thread pool that runs a search on every thread and picks
 //!   the result.

@@ -13,8 +13,8 @@ use shakmaty::Move;
 
 use super::ThreadResult;
 
-/// A line of a completed iteration with the search's counters at that
-/// moment.
+/// A line of an iteration (completed, or cut short after proving a root
+/// move) with the search's counters at that moment.
 pub struct Iteration<'a> {
     pub(crate) line: &'a ThreadResult,
     /// 1 for the best line (MultiPV).

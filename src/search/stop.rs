@@ -14,7 +14,7 @@ use super::{SearchJob, Searcher};
 
 /// Nodes between two looks at the stop flag and the clock (a power of two:
 /// about a millisecond of search).
-const STOP_CHECK_INTERVAL: u64 = 1024;
+pub(super) const STOP_CHECK_INTERVAL: u64 = 1024;
 
 impl Searcher {
     /// Whether the search must unwind now; sets `aborted` and the shared

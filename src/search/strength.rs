@@ -10,7 +10,8 @@
 //!   [`CANDIDATE_LINES`] lines (MultiPV), and the move to play is drawn
 //!   among them with a chance that falls exponentially with how many
 //!   centipawns it gives away, `exp(−loss / T)`. The temperature `T` is
-//!   large for a low rating and falls to nothing at [`EXACT_PLAY_ELO`]. A
+//!   large for a low rating and falls linearly towards [`EXACT_PLAY_ELO`]
+//!   (above the highest rating offered, so it never reaches nothing). A
 //!   weak player so mostly finds a good move, often a slightly worse one,
 //!   and only rarely a blunder, and the blunders it makes are moves a
 //!   search of its depth found plausible, never random ones.
@@ -41,9 +42,10 @@ const HARD_NODE_FACTOR: u64 = 8;
 pub(crate) const CANDIDATE_LINES: usize = 4;
 /// The temperature, in centipawns, at [`MIN_ELO`] ...
 const TEMPERATURE_AT_MIN_ELO: f64 = 30.0;
-/// ... falling linearly to zero at this rating, where the best line is
-/// always played.
+/// ... falling linearly towards zero at this rating, which is above the
+/// highest one offered: even at [`MAX_ELO`] the choice is not quite exact.
 const EXACT_PLAY_ELO: f64 = 3000.0;
+const _: () = assert!((MAX_ELO as f64) < EXACT_PLAY_ELO);
 
 /// A chosen playing strength, for one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +96,7 @@ impl Strength {
     /// The temperature of the choice, in centipawns.
     fn temperature(self) -> f64 {
         let share = (EXACT_PLAY_ELO - f64::from(self.elo)) / (EXACT_PLAY_ELO - f64::from(MIN_ELO));
-        TEMPERATURE_AT_MIN_ELO * share.max(0.0)
+        TEMPERATURE_AT_MIN_ELO * share
     }
 
     /// Which of the lines with these `scores` (best first, in centipawns)
@@ -102,7 +104,7 @@ impl Strength {
     /// `exp(−(scores[0] − scores[i]) / T)`. `scores` must not be empty.
     pub(crate) fn choose(self, scores: &[i32]) -> usize {
         let temperature = self.temperature();
-        if scores.len() <= 1 || temperature <= 0.0 {
+        if scores.len() <= 1 {
             return 0;
         }
         let best = scores[0];

@@ -23,7 +23,7 @@ use crate::tt::TranspositionTable;
 const EIGHTEEN_ROOKS: &str = "rnbqkbnr/rrrrrrrr/8/8/8/8/RRRRRRRR/RNBQKBNR w KQkq - 0 1";
 /// Stopping at the top of a search may cost at most this many nodes (the
 /// stop check's interval).
-const STOP_LATENCY_NODES: u64 = 1024;
+const STOP_LATENCY_NODES: u64 = super::stop::STOP_CHECK_INTERVAL;
 
 fn board(fen: &str) -> Board {
     Board::new(parse_fen(fen, CastlingMode::Standard).expect("test FEN"))

@@ -6,7 +6,7 @@
 //!
 //! For a clock, the soft budget is an even share of the remaining time over
 //! the moves still to play (`movestogo`, or the `time_moves_to_go` tunable)
-//! plus most of the increment, but never more than a fixed share of the
+//! plus a tunable share of the increment (all of it by default), but never more than a fixed share of the
 //! clock; the hard limit allows a few soft budgets but never more than a
 //! larger share of the clock (both shares are larger when `movestogo` says
 //! the clock refills soon). The constants are tunables
