@@ -89,8 +89,6 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-    const PLAIN: Simd = Simd::PLAIN;
-
     /// Plays random games with a random network, and checks after every
     /// move that each supported path computes the plain path's
     /// accumulator and evaluations. Castling, en passant and promotions
@@ -108,7 +106,7 @@ mod tests {
                     break;
                 };
                 let changes = PieceChanges::of(m, pos.turn());
-                let played = PLAIN.play(&accumulator, &network, &changes);
+                let played = Simd::PLAIN.play(&accumulator, &network, &changes);
                 pos.play_unchecked(m);
                 let fen = Fen::from_position(&pos, EnPassantMode::Legal);
                 for path in Simd::supported() {
@@ -121,7 +119,7 @@ mod tests {
                     for turn in [Color::White, Color::Black] {
                         assert_eq!(
                             path.evaluate(&played, &network, turn),
-                            PLAIN.evaluate(&played, &network, turn),
+                            Simd::PLAIN.evaluate(&played, &network, turn),
                             "{} in {fen}, {turn:?} to move",
                             path.name()
                         );
@@ -178,7 +176,7 @@ mod tests {
                 for turn in [Color::White, Color::Black] {
                     assert_eq!(
                         path.evaluate(&accumulator, &network, turn),
-                        PLAIN.evaluate(&accumulator, &network, turn),
+                        Simd::PLAIN.evaluate(&accumulator, &network, turn),
                         "{} with network {seed}",
                         path.name()
                     );

@@ -233,7 +233,7 @@ impl<'a> MovePicker<'a> {
         if remaining.is_empty() {
             return None;
         }
-        Some(self.next + last_max_index(remaining))
+        Some(self.next + last_max_index(Simd::detected(), remaining))
     }
 
     /// Hands out the best-scored move not yet handed out, and moves the
@@ -253,17 +253,13 @@ impl<'a> MovePicker<'a> {
     }
 }
 
-/// The index of the last of the largest of `scores` (not empty): the
-/// picker's selection, run once per move handed out, is about a sixth of
-/// the search's time. SSE2, the portable build's baseline, has no 32-bit
+/// The index of the last of the largest of `scores` (not empty), on
+/// `simd`'s path: the picker's selection, run once per move handed out, is
+/// about a sixth of the search's time. SSE2, the portable build's baseline, has no 32-bit
 /// maximum or blend, so the loop is also compiled for AVX2 (8 scores a
 /// step), which made `bench` about 4% faster on the portable build (the
 /// speed of a `target-cpu=native` build, `scripts/README.md`).
-fn last_max_index(scores: &[i32]) -> usize {
-    last_max_index_on(Simd::detected(), scores)
-}
-
-fn last_max_index_on(simd: Simd, scores: &[i32]) -> usize {
+fn last_max_index(simd: Simd, scores: &[i32]) -> usize {
     match simd.path() {
         Path::Plain => last_max_index_plain(scores),
         #[cfg(target_arch = "x86_64")]
@@ -458,7 +454,7 @@ mod tests {
                 let expected = scores.iter().rposition(|&s| s == largest).unwrap();
                 for simd in Simd::supported() {
                     assert_eq!(
-                        last_max_index_on(simd, &scores),
+                        last_max_index(simd, &scores),
                         expected,
                         "{} on {scores:?}",
                         simd.name()
