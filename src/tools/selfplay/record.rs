@@ -41,7 +41,8 @@
 //!
 //! Which positions are fit for training is decided when reading
 //! ([`TrainingPosition`]): scored, from game ply [`MIN_TRAINING_PLY`] on,
-//! not in check, a quiet best move, no mate score.
+//! not in check, a quiet best move, no mate or tablebase score (nor the
+//! largest evaluation, which a spoilt one becomes).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, Read, Write};
@@ -51,7 +52,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
-use crate::score::TB_WIN_BOUND;
+use crate::score::MAX_EVAL;
 
 /// The first bytes of a file of version 2 or later.
 const MAGIC: [u8; 4] = [0xFF, b'R', b'K', b'G'];
@@ -293,7 +294,9 @@ impl GameRecord {
 /// in check, no capture or promotion to play) and not already decided.
 fn is_fit_for_training(pos: &Chess, best_move: Move, white_score: i16) -> bool {
     let quiet = !best_move.is_capture() && !best_move.is_promotion() && !pos.is_check();
-    let decided = i32::from(white_score).abs() >= TB_WIN_BOUND;
+    // Mates and tablebase results, and a proven result the fifty-move rule
+    // downgraded to the largest evaluation, which is no evaluation either.
+    let decided = i32::from(white_score).abs() >= MAX_EVAL;
     quiet && !decided && game_ply(pos) >= MIN_TRAINING_PLY
 }
 

@@ -218,3 +218,23 @@ fn training_positions_skip_the_unscored_the_early_the_tactical_and_mates() {
         0
     ));
 }
+
+#[test]
+fn scores_at_the_evaluation_ceiling_are_decided() {
+    // A mate from the table that the fifty-move rule spoils comes back as
+    // the largest evaluation: a mate's label, not an evaluation's.
+    let quiet = position("4k3/8/8/8/8/8/8/R3K3 w - - 0 20");
+    let rook_lift = quiet
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to() == Square::A2)
+        .unwrap();
+    let ceiling = i16::try_from(MAX_EVAL).unwrap();
+    for (score, fit) in [(ceiling - 1, true), (ceiling, false), (-ceiling, false)] {
+        assert_eq!(
+            is_fit_for_training(&quiet, rook_lift, score),
+            fit,
+            "{score}"
+        );
+    }
+}
