@@ -22,9 +22,9 @@ use std::time::Duration;
 use crate::tablebase::ProbeSettings;
 
 /// Largest `Hash` in MB (1 TiB); allocation may still fail below it, which
-/// is reported and keeps the old table. While a new size is allocated the
-/// old table still exists, so a size near the machine's memory is best set
-/// at start-up (`engine.toml`, `--config`), when the old table is small.
+/// is reported and keeps a table of the old size (emptied: the old table is
+/// freed before the new one is allocated, so that the two never need
+/// memory at once).
 pub(crate) const MAX_HASH_MB: i64 = 1 << 20;
 /// Smallest `Hash` in MB: also the size the engine falls back to when the
 /// configured one cannot be allocated at start-up.

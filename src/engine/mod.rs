@@ -297,6 +297,37 @@ impl Engine {
         tell(&self.startup_tablebase_report);
     }
 
+    /// Replaces the table by an empty one of `mb` MB. The old table is
+    /// freed first: holding both at once could need more memory than the
+    /// machine has (going from 8 GB to 12 GB would need 20). If `mb` MB
+    /// cannot be had, the old size is allocated again, empty, and the error
+    /// says so.
+    fn resize_table(&mut self, mb: usize) -> Result<(), String> {
+        let old_mb = self.options.hash_mb;
+        let placeholder = TranspositionTable::new(MIN_HASH_MB as usize)
+            .map_err(|error| format!("{error}; keeping {old_mb} MB"))?;
+        self.tt = Arc::new(placeholder);
+        match TranspositionTable::new(mb) {
+            Ok(tt) => self.tt = Arc::new(tt),
+            Err(error) => {
+                return match TranspositionTable::new(old_mb) {
+                    Ok(tt) => {
+                        self.tt = Arc::new(tt);
+                        Err(format!("{error}; keeping {old_mb} MB (cleared)"))
+                    }
+                    Err(_) => {
+                        self.options.hash_mb = MIN_HASH_MB as usize;
+                        Err(format!(
+                            "{error}, and {old_mb} MB cannot be had again: \
+                             the table has {MIN_HASH_MB} MB"
+                        ))
+                    }
+                };
+            }
+        }
+        Ok(())
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         #[cfg(feature = "tuning")]
         if let Some(set) = search::tunables::set_from_text(name.trim(), value) {
@@ -320,12 +351,11 @@ impl Engine {
             return output::error(&format!("option '{name}' cannot change while searching"));
         }
         match parsed.change {
-            Change::Hash(mb) if mb != self.options.hash_mb => match TranspositionTable::new(mb) {
-                Ok(tt) => self.tt = Arc::new(tt),
-                Err(error) => {
-                    return output::error(&format!("{error}; keeping {} MB", self.options.hash_mb));
+            Change::Hash(mb) if mb != self.options.hash_mb => {
+                if let Err(error) = self.resize_table(mb) {
+                    return output::error(&error);
                 }
-            },
+            }
             Change::Threads(n) if n != self.options.threads => {
                 // The old threads are joined once the new ones run; if the
                 // new ones cannot start, the old pool stays.
