@@ -304,28 +304,29 @@ impl Engine {
     /// says so.
     fn resize_table(&mut self, mb: usize) -> Result<(), String> {
         let old_mb = self.options.hash_mb;
-        let placeholder = TranspositionTable::new(MIN_HASH_MB as usize)
+        let smallest = MIN_HASH_MB as usize;
+        let placeholder = TranspositionTable::new(smallest)
             .map_err(|error| format!("{error}; keeping {old_mb} MB"))?;
         self.tt = Arc::new(placeholder);
-        match TranspositionTable::new(mb) {
-            Ok(tt) => self.tt = Arc::new(tt),
-            Err(error) => {
-                return match TranspositionTable::new(old_mb) {
-                    Ok(tt) => {
-                        self.tt = Arc::new(tt);
-                        Err(format!("{error}; keeping {old_mb} MB (cleared)"))
-                    }
-                    Err(_) => {
-                        self.options.hash_mb = MIN_HASH_MB as usize;
-                        Err(format!(
-                            "{error}, and {old_mb} MB cannot be had again: \
-                             the table has {MIN_HASH_MB} MB"
-                        ))
-                    }
-                };
+        let error = match TranspositionTable::new(mb) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                return Ok(());
+            }
+            Err(error) => error,
+        };
+        match TranspositionTable::new(old_mb) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                Err(format!("{error}; keeping {old_mb} MB (cleared)"))
+            }
+            Err(_) => {
+                self.options.hash_mb = smallest;
+                Err(format!(
+                    "{error}, and {old_mb} MB cannot be had again: the table has {smallest} MB"
+                ))
             }
         }
-        Ok(())
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
