@@ -15,8 +15,9 @@
 //!
 //! The table keeps mates and tablebase wins as distances from the node
 //! ([`to_table`], [`from_table`]); read back where the fifty-move counter
-//! leaves too few plies to reach them, they are only "winning", the best
-//! score short of a proven win.
+//! leaves too few plies to reach them, or so deep that their distance from
+//! the root passes the band, they are only "winning", the best score short
+//! of a proven win.
 
 /// Deepest ply the search can reach; bounds the per-ply tables.
 pub const MAX_PLY: usize = 128;
@@ -111,10 +112,13 @@ pub(crate) const fn to_table(score: i32, ply: usize) -> i32 {
 /// back as [`UNPROVEN_WIN`] (a loss as its negation), as Stockfish does.
 /// A mate is spoilt only past them, since a mate on the hundredth
 /// half-move still counts; so is a tablebase win, which is reached by a
-/// capture or pawn move. A proven result met so deep that its distance
-/// from the root passes `MAX_PLY` stays in its band, at the farthest mate
-/// (`MATE_BOUND`) or tablebase win (`TB_WIN_BOUND`), rather than pass for
-/// a lesser score.
+/// capture or pawn move.
+///
+/// A proven result met so deep that its distance from the root passes
+/// `MAX_PLY` has no score in its band. It comes back as [`UNPROVEN_WIN`]
+/// too: read as the band's farthest score instead, it would pass for a
+/// result of a lesser kind (a mate for a tablebase win) or, stored again
+/// from a node nearer the root, for a shorter mate than there is.
 pub(crate) const fn from_table(score: i32, ply: usize, fifty_move_plies_left: u32) -> i32 {
     if score >= TB_WIN_BOUND {
         win_from_table(score, ply, fifty_move_plies_left)
@@ -133,12 +137,9 @@ const fn win_from_table(score: i32, ply: usize, fifty_move_plies_left: u32) -> i
         (TB_WIN, TB_WIN_BOUND)
     };
     let plies_from_node = (best - score).unsigned_abs();
-    if plies_from_node > fifty_move_plies_left {
-        return UNPROVEN_WIN;
-    }
     let score = score - ply as i32;
-    if score < band_floor {
-        band_floor
+    if plies_from_node > fifty_move_plies_left || score < band_floor {
+        UNPROVEN_WIN
     } else {
         score
     }
@@ -210,14 +211,14 @@ mod tests {
             tb_loss_in(9)
         );
         assert!(i16::try_from(to_table(tb_win_in(0), MAX_PLY)).is_ok());
-        // Met too deep to count the distance, it is still a tablebase win.
+        // Met too deep to count the distance, it is only winning.
         assert_eq!(
             from_table(tb_win_in(100), 100, CLOCK_FAR_FROM_FIFTY),
-            TB_WIN_BOUND
+            UNPROVEN_WIN
         );
         assert_eq!(
             from_table(tb_loss_in(100), 100, CLOCK_FAR_FROM_FIFTY),
-            -TB_WIN_BOUND
+            -UNPROVEN_WIN
         );
     }
 
@@ -244,18 +245,23 @@ mod tests {
     }
 
     #[test]
-    fn a_mate_too_far_from_the_root_to_count_stays_a_mate() {
+    fn a_proven_result_too_far_from_the_root_to_count_is_only_winning() {
         // Mate 80 plies beyond a node, met again at ply 60: 140 plies from
-        // the root, more than the mate band holds. It is read as the
-        // farthest mate there is, not as a tablebase win.
+        // the root, more than the mate band holds. Read back, it is the
+        // best score short of a proven win, not the farthest mate: stored
+        // again from that node, the farthest mate would claim a mate 68
+        // plies away, 12 shorter than the one there is.
         let stored = to_table(mate_in(90), 10);
         assert_eq!(stored, mate_in(80));
-        let read = from_table(stored, 60, CLOCK_FAR_FROM_FIFTY);
-        assert!(is_mate(read), "{read}");
-        assert_eq!(read, mate_in(MAX_PLY));
-        let read = from_table(-stored, 60, CLOCK_FAR_FROM_FIFTY);
-        assert!(is_mate(read), "{read}");
-        assert_eq!(read, mated_in(MAX_PLY));
+        for (stored, read) in [(stored, UNPROVEN_WIN), (-stored, -UNPROVEN_WIN)] {
+            assert_eq!(from_table(stored, 60, CLOCK_FAR_FROM_FIFTY), read);
+            let stored_again = to_table(read, 60);
+            assert!(!is_decisive(stored_again), "{stored_again}");
+        }
+        // The same for a tablebase win 80 plies beyond the node.
+        let stored = to_table(tb_win_in(90), 10);
+        assert_eq!(from_table(stored, 60, CLOCK_FAR_FROM_FIFTY), UNPROVEN_WIN);
+        assert_eq!(from_table(-stored, 60, CLOCK_FAR_FROM_FIFTY), -UNPROVEN_WIN);
     }
 
     #[test]

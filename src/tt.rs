@@ -351,8 +351,9 @@ impl TranspositionTable {
 
     /// Looks `key` up, for a node at `ply` whose fifty-move counter is
     /// `halfmoves`: mate scores come back relative to the root, and a mate
-    /// or tablebase win too far away for the fifty-move rule as a win
-    /// short of a proven one (`score::from_table`).
+    /// or tablebase win too far away for the fifty-move rule, or too far
+    /// from the root for its band, as a win short of a proven one
+    /// (`score::from_table`).
     pub fn probe(&self, key: u64, ply: usize, halfmoves: u32) -> Option<TtHit> {
         let fifty_move_plies_left = FIFTY_MOVE_HALFMOVES.saturating_sub(halfmoves);
         self.cluster(key).entries.iter().find_map(|entry| {
