@@ -281,15 +281,16 @@ impl TbConfig {
         let plies = dtz.unsigned_abs();
         // Where the table rounds, a win may take one ply more: count it so.
         let win_plies = plies + u32::from(rounded);
+        // Saturating: a FEN may give any counter up to u32::MAX.
         let halfmoves = pos.halfmoves();
         let outcome = if dtz > 0 {
-            if !self.rule50 || halfmoves + win_plies <= FIFTY_MOVE_HALFMOVES {
+            if !self.rule50 || halfmoves.saturating_add(win_plies) <= FIFTY_MOVE_HALFMOVES {
                 Wdl::Win
             } else {
                 Wdl::CursedWin
             }
         } else if dtz < 0 {
-            if !self.rule50 || halfmoves + plies <= FIFTY_MOVE_HALFMOVES {
+            if !self.rule50 || halfmoves.saturating_add(plies) <= FIFTY_MOVE_HALFMOVES {
                 Wdl::Loss
             } else {
                 Wdl::BlessedLoss

@@ -225,6 +225,17 @@ fn a_drawn_ending_is_held_at_the_root() {
     assert_eq!(ranking.probes, moves.len() as u64);
 }
 
+#[test]
+fn a_fifty_move_counter_at_its_largest_spoils_the_win_without_overflow() {
+    // A FEN may give any counter up to u32::MAX; counting the plies to the
+    // win on top of it used to wrap around to a small count, a win.
+    let tables = tables();
+    let pos = position("4k3/8/8/8/8/8/8/3QK3 w - - 4294967295 1");
+    let moves: Vec<_> = pos.legal_moves().into_iter().collect();
+    let ranking = config(&tables).rank_root_moves(&pos, &moves).unwrap();
+    assert_eq!(ranking.outcome, Wdl::CursedWin);
+}
+
 /// Plays `fen` out with the engine on both sides, tables on; returns the
 /// plies to mate. Panics when the game is drawn or runs past the fifty-move
 /// rule first.
