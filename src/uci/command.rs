@@ -65,7 +65,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             "uci" => Command::Uci,
             "debug" => Command::Debug(args.first() != Some(&"off")),
             "isready" => Command::IsReady,
-            "setoption" => parse_setoption(args)?,
+            "setoption" => parse_setoption(line, args)?,
             "register" => Command::Register,
             "ucinewgame" => Command::UciNewGame,
             "position" => parse_position(args)?,
@@ -93,14 +93,17 @@ fn parse_number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, Strin
         .map_err(|_| format!("{what} expects a number, got '{text}'"))
 }
 
-fn parse_setoption(args: &[&str]) -> Result<Command, String> {
+/// `setoption` with `args`, the tokens after it on `line`. The value is
+/// the rest of the line after `value` as written, inner spaces and all (a
+/// path may hold two in a row), trimmed at its ends.
+fn parse_setoption(line: &str, args: &[&str]) -> Result<Command, String> {
     if args.first() != Some(&"name") {
         return Err("setoption expects 'name <id> [value <x>]'".to_string());
     }
     let rest = &args[1..];
     let value_at = rest.iter().position(|&t| t == "value");
     let (name, value) = match value_at {
-        Some(at) => (&rest[..at], Some(rest[at + 1..].join(" "))),
+        Some(at) => (&rest[..at], Some(text_after(line, rest[at]).trim())),
         None => (rest, None),
     };
     if name.is_empty() {
@@ -108,8 +111,15 @@ fn parse_setoption(args: &[&str]) -> Result<Command, String> {
     }
     Ok(Command::SetOption {
         name: name.join(" "),
-        value,
+        value: value.map(str::to_string),
     })
+}
+
+/// What follows `token`, a slice of `line` (one of its whitespace-split
+/// tokens), to the end of the line.
+fn text_after<'a>(line: &'a str, token: &str) -> &'a str {
+    let token_start = token.as_ptr() as usize - line.as_ptr() as usize;
+    &line[token_start + token.len()..]
 }
 
 fn parse_position(args: &[&str]) -> Result<Command, String> {
@@ -248,6 +258,21 @@ mod tests {
             }
         );
         assert!(parse("setoption value 3").is_err());
+        // A value keeps its inner spaces as written.
+        assert_eq!(
+            parsed("setoption name SyzygyPath value  /tb  dir/x y \r\n"),
+            Command::SetOption {
+                name: "SyzygyPath".into(),
+                value: Some("/tb  dir/x y".into())
+            }
+        );
+        assert_eq!(
+            parsed("setoption name EvalFile value"),
+            Command::SetOption {
+                name: "EvalFile".into(),
+                value: Some(String::new())
+            }
+        );
     }
 
     #[test]
