@@ -210,17 +210,23 @@ impl Engine {
     }
 
     /// End of input: a finite search finishes and prints its bestmove; an
-    /// unbounded or pondering one is stopped.
+    /// unbounded or pondering one is stopped, and a `go mate` search that
+    /// finds no mate gives up at a depth its mate would have shown by.
     pub fn end_of_input(&mut self) {
-        if let Some(search) = &self.search
-            && (search.job.spec.limits.is_unbounded() || search.job.control.is_pondering())
-        {
-            search.job.control.stop();
+        if let Some(search) = &self.search {
+            let job = &search.job;
+            if job.spec.limits.is_unbounded() || job.control.is_pondering() {
+                job.control.stop();
+            } else {
+                job.control.end_input();
+            }
         }
         self.wait_for_search();
     }
 
-    pub fn handle(&mut self, command: Command) -> Flow {
+    /// Carries out `command`, read at `received` (a `go`'s clock runs from
+    /// then).
+    pub fn handle(&mut self, command: Command, received: Instant) -> Flow {
         match command {
             Command::Uci => self.uci(),
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
@@ -233,7 +239,7 @@ impl Engine {
                 self.pool.new_game();
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => self.go(go, received),
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
                 if let Some(search) = &self.search {
@@ -439,8 +445,7 @@ impl Engine {
         self.game = game;
     }
 
-    fn go(&mut self, go: Go) {
-        let started = Instant::now();
+    fn go(&mut self, go: Go, started: Instant) {
         self.stop_search();
         for error in &go.errors {
             output::error(error);
@@ -479,14 +484,12 @@ impl Engine {
             root_tb_hits = ranking.probes;
         }
         let mut limits = go.limits;
-        let mut multipv = self.options.multipv;
         let strength = self
             .options
             .limit_strength
             .then(|| Strength::new(self.options.elo, self.strength_seeds.next_u64()));
         if let Some(strength) = strength {
             limits = strength.limit(limits);
-            multipv = multipv.max(search::CANDIDATE_LINES);
         }
         let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
         self.tt.new_search();
@@ -495,7 +498,7 @@ impl Engine {
             game_keys: self.game.keys.clone(),
             root_moves,
             limits,
-            multipv,
+            multipv: self.options.multipv,
             strength,
             time,
             tt: Arc::clone(&self.tt),

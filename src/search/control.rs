@@ -20,6 +20,8 @@ use crossbeam::utils::CachePadded;
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// The engine's input has ended: nobody can send `stop` any more.
+    input_ended: AtomicBool,
     /// When the `go` arrived.
     go_received: Instant,
     /// When the clock started, in nanoseconds after `go_received`; moved by
@@ -37,6 +39,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            input_ended: AtomicBool::new(false),
             go_received: started,
             clock_start_ns: AtomicU64::new(0),
             nodes: counters(threads),
@@ -50,6 +53,16 @@ impl SearchControl {
 
     pub(crate) fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The input has ended: a search that only `stop` would end must end
+    /// by itself (see [`super::Limits::mate_search_depth`]).
+    pub(crate) fn end_input(&self) {
+        self.input_ended.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn has_input_ended(&self) -> bool {
+        self.input_ended.load(Ordering::Relaxed)
     }
 
     pub(crate) fn is_pondering(&self) -> bool {
@@ -66,10 +79,18 @@ impl SearchControl {
         }
     }
 
-    /// Time since the clock started (since `go`, or since `ponderhit`).
+    /// Time since the clock started (since `go`, or since `ponderhit`):
+    /// what the time limits are measured against.
     pub(crate) fn elapsed(&self) -> Duration {
         let start = Duration::from_nanos(self.clock_start_ns.load(Ordering::Relaxed));
         self.go_received.elapsed().saturating_sub(start)
+    }
+
+    /// Time since the `go` arrived, pondering included: what the search
+    /// reports (`info time`, `nps`), which must not jump back at `ponderhit`
+    /// while the node count goes on.
+    pub(crate) fn since_go(&self) -> Duration {
+        self.go_received.elapsed()
     }
 
     /// Publishes the node count of thread `id`.
@@ -117,6 +138,15 @@ mod tests {
         control.ponder_hit();
         assert!(!control.is_pondering());
         assert!(control.elapsed() < WAIT);
+    }
+
+    #[test]
+    fn the_reported_time_runs_on_through_ponderhit() {
+        let control = SearchControl::new(1, true, Instant::now());
+        std::thread::sleep(WAIT);
+        control.ponder_hit();
+        assert!(control.elapsed() < WAIT);
+        assert!(control.since_go() >= WAIT);
     }
 
     #[test]

@@ -22,7 +22,7 @@
 //! whether another one fits the time (the soft limit).
 
 use super::tunables;
-use super::{SearchJob, Searcher, Stability, ThreadResult};
+use super::{CANDIDATE_LINES, Limits, SearchJob, Searcher, Stability, ThreadResult};
 use crate::board::KeyHistory;
 use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
 
@@ -55,11 +55,16 @@ impl Searcher {
             .depth
             .unwrap_or(MAX_DEPTH)
             .clamp(1, MAX_DEPTH);
-        // Only the main thread reports, so only it searches several lines.
-        let line_count = if self.is_main() {
-            job.spec.multipv.clamp(1, job.spec.root_moves.len().max(1))
-        } else {
-            1
+        // Only the main thread reports, so only it searches several lines:
+        // the lines asked for (MultiPV), or under a limited strength at
+        // least the candidates it draws among, of which it shows only
+        // those asked for.
+        let root_move_count = job.spec.root_moves.len().max(1);
+        let shown_lines = job.spec.multipv.clamp(1, root_move_count);
+        let line_count = match job.spec.strength {
+            _ if !self.is_main() => 1,
+            Some(_) => shown_lines.max(CANDIDATE_LINES.min(root_move_count)),
+            None => shown_lines,
         };
         let mut lines: Vec<ThreadResult> = Vec::new();
         for iteration in 1..=max_depth {
@@ -79,7 +84,7 @@ impl Searcher {
                     let best = lines[0].pv[0];
                     let share = self.root_move_nodes.share(best, self.nodes);
                     self.stability.update(best, lines[0].score, share);
-                    for (index, line) in lines.iter().enumerate() {
+                    for (index, line) in lines.iter().take(shown_lines).enumerate() {
                         job.spec.reporter.iteration(&job.iteration(line, index + 1));
                     }
                 }
@@ -102,7 +107,14 @@ impl Searcher {
             Some(strength) if self.is_main() && lines.len() > 1 => {
                 self.last_result = None;
                 let scores: Vec<i32> = lines.iter().map(|line| line.score).collect();
-                Some(lines.swap_remove(strength.choose(&scores)))
+                let drawn = strength.choose(&scores);
+                if drawn != 0 {
+                    // The last line shown is the one played.
+                    job.spec
+                        .reporter
+                        .iteration(&job.iteration(&lines[drawn], 1));
+                }
+                Some(lines.swap_remove(drawn))
             }
             _ => self.last_result.take(),
         }
@@ -190,7 +202,8 @@ impl Searcher {
     }
 
     /// Whether the main thread should stop after this iteration: a mate
-    /// limit met, the soft node limit reached, a forced single reply on the
+    /// limit met (or, after the end of input, given up on), the soft node
+    /// limit reached, a forced single reply on the
     /// clock, or the soft time limit, scaled by the search's stability,
     /// passed. `go movetime`
     /// searches a single root move for its whole time, as asked (analysis
@@ -200,6 +213,12 @@ impl Searcher {
             && is_mate(result.score)
             && result.score > 0
             && mate_moves(result.score) <= mate as i32
+        {
+            return true;
+        }
+        if let Some(mate) = job.spec.limits.mate
+            && job.control.has_input_ended()
+            && result.depth >= Limits::mate_search_depth(mate)
         {
             return true;
         }

@@ -160,7 +160,7 @@ impl SearchJob {
             nodes: self.control.total_nodes(),
             tb_hits: self.control.total_tb_hits(),
             hashfull: self.spec.tt.hashfull(),
-            elapsed: self.control.elapsed(),
+            elapsed: self.control.since_go(),
         }
     }
 

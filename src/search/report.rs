@@ -23,6 +23,7 @@ pub struct Iteration<'a> {
     pub(crate) tb_hits: u64,
     /// Per mille of the transposition table in use.
     pub(crate) hashfull: usize,
+    /// Time since the `go` arrived, pondering included.
     pub(crate) elapsed: Duration,
 }
 

@@ -6,8 +6,10 @@
 //!   points. It is a soft limit (no new iteration past it, a hard cap at
 //!   [`HARD_NODE_FACTOR`] times it), so the last iteration is complete and
 //!   every line it reports was searched in full;
-//! * **a human choice among the best moves**: the search reports
-//!   [`CANDIDATE_LINES`] lines (MultiPV), and the move to play is drawn
+//! * **a human choice among the best moves**: the search looks at
+//!   [`CANDIDATE_LINES`] lines (MultiPV; it shows only the lines the
+//!   `MultiPV` option asks for, and last the line it plays), and the move
+//!   to play is drawn
 //!   among them with a chance that falls exponentially with how many
 //!   centipawns it gives away, `exp(−loss / T)`. The temperature `T` is
 //!   large for a low rating and falls linearly towards [`EXACT_PLAY_ELO`]

@@ -21,7 +21,9 @@
 //!
 //! `go movetime` asks for that time exactly, as Stockfish and Ethereal read
 //! it: both limits are the move time, less at most [`MOVETIME_MARGIN`] of the
-//! overhead, and the search's stability may not shorten it.
+//! overhead, and the search's stability may not shorten it. A clock that
+//! comes with it still binds: each limit is the smaller of the two, as
+//! Stockfish stops at whichever comes first.
 
 use std::time::Duration;
 
@@ -58,15 +60,25 @@ pub(crate) fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> O
     if limits.infinite {
         return None;
     }
-    if let Some(move_time) = limits.move_time {
-        let margin = move_overhead.min(MOVETIME_MARGIN);
-        let time = move_time.saturating_sub(margin).max(MIN_BUDGET);
-        return Some(TimeBudget {
-            soft: time,
-            hard: time,
-            adjustable: false,
-        });
-    }
+    let for_clock = clock_budget(limits, turn, move_overhead);
+    let Some(move_time) = limits.move_time else {
+        return for_clock;
+    };
+    let margin = move_overhead.min(MOVETIME_MARGIN);
+    let time = move_time.saturating_sub(margin).max(MIN_BUDGET);
+    let (soft, hard) = match for_clock {
+        Some(clock) => (time.min(clock.soft), time.min(clock.hard)),
+        None => (time, time),
+    };
+    Some(TimeBudget {
+        soft,
+        hard,
+        adjustable: false,
+    })
+}
+
+/// The budget the clock alone allows, or `None` when `go` gives no clock.
+fn clock_budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<TimeBudget> {
     let (own, other) = match turn {
         Color::White => (
             (limits.white_time, limits.white_increment),
@@ -152,6 +164,27 @@ mod tests {
         assert_eq!((b.soft, b.hard, b.adjustable), (ms(995), ms(995), false));
         let b = budget(&limits, Color::White, ms(0)).unwrap();
         assert_eq!((b.soft, b.hard), (ms(1000), ms(1000)));
+    }
+
+    #[test]
+    fn a_clock_shorter_than_the_movetime_still_binds() {
+        // `go wtime 300 btime 300 movetime 3000` used to search for the
+        // whole 3 s with 0.3 s on the clock.
+        let limits = Limits {
+            move_time: Some(ms(3000)),
+            ..clock(300, 300, 0)
+        };
+        let b = budget(&limits, Color::White, ms(10)).unwrap();
+        let clock_only = budget(&clock(300, 300, 0), Color::White, ms(10)).unwrap();
+        assert_eq!((b.soft, b.hard), (clock_only.soft, clock_only.hard));
+        assert!(!b.adjustable);
+        // A long clock leaves the move time exact.
+        let limits = Limits {
+            move_time: Some(ms(1000)),
+            ..clock(600_000, 600_000, 0)
+        };
+        let b = budget(&limits, Color::White, ms(10)).unwrap();
+        assert_eq!((b.soft, b.hard), (ms(995), ms(995)));
     }
 
     #[test]

@@ -13,9 +13,9 @@ pub mod command;
 pub(crate) mod format;
 pub mod options;
 
-use std::sync::Arc;
-
 use std::io::BufRead;
+use std::sync::Arc;
+use std::time::Instant;
 
 use crate::engine::{Engine, Flow, Protocol, ReportStyle};
 use crate::options::Options;
@@ -39,9 +39,11 @@ impl Protocol for Uci {
     }
 }
 
-/// What the reader thread passes to the loop.
+/// What the reader thread passes to the loop: a line with the moment it
+/// was read (a `go`'s clock runs from then, not from when the loop, maybe
+/// busy with the command before, gets to it), or the end of input.
 enum Input {
-    Line(String),
+    Line(String, Instant),
     End,
 }
 
@@ -59,7 +61,7 @@ pub fn run(mut engine: Engine) {
                     Ok(0) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buffer).into_owned();
-                        if lines.send(Input::Line(line)).is_err() {
+                        if lines.send(Input::Line(line, Instant::now())).is_err() {
                             return;
                         }
                     }
@@ -78,11 +80,11 @@ pub fn run(mut engine: Engine) {
 
     for input in inbox {
         match input {
-            Input::Line(line) => {
+            Input::Line(line, received) => {
                 log::debug!(">> {}", line.trim_end());
                 match command::parse(&line) {
                     Ok(Some(command)) => {
-                        if engine.handle(command) == Flow::Quit {
+                        if engine.handle(command, received) == Flow::Quit {
                             return;
                         }
                     }

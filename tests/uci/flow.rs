@@ -76,6 +76,21 @@ fn end_of_input_finishes_a_finite_search_and_exits() {
 }
 
 #[test]
+fn end_of_input_ends_a_mate_search_that_finds_none() {
+    // There is no mate in 2 from the start: the search used to go on to
+    // the deepest iteration, with nobody left to stop it.
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go mate 2");
+    engine.close_stdin();
+    let lines = engine.collect_for(SEARCH);
+    let status = engine.wait_exit(PROMPT * 5);
+    assert!(status.success(), "exit status {status:?}");
+    assert_legal_bestmove(&lines, &Chess::default(), STD);
+    assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:#?}");
+}
+
+#[test]
 fn quit_during_infinite_search_exits() {
     let mut engine = engine();
     engine.send("position startpos");
