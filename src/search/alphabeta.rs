@@ -10,7 +10,8 @@
 //!    test, which skips the probe);
 //! 3. in quiet non-PV positions, static pruning: reverse futility (the
 //!    static evaluation is far above beta; less eager when the evaluation
-//!    is falling) and null move (passing still fails high, which proves
+//!    is falling; never against a beta that is a proven loss, which any
+//!    evaluation beats) and null move (passing still fails high, which proves
 //!    the node fails high but never a mate or a tablebase win);
 //! 4. the moves in [`MovePicker`] order. The first gets the full window,
 //!    later ones a null window, reduced when late and quiet (LMR: less for
@@ -60,7 +61,7 @@ use super::{SearchJob, Searcher, ThreadResult};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::check::CheckSquares;
 use crate::eval::evaluate;
-use crate::score::{DRAW, INFINITY, MAX_PLY, is_decisive, is_loss, is_mate, mate_in, mated_in};
+use crate::score::{DRAW, INFINITY, MAX_PLY, is_decisive, is_loss, mate_in, mated_in};
 use crate::tt::{Bound, TtHit, TtStore};
 
 /// The extension of a table move whose alternatives fall that far short.
@@ -99,6 +100,23 @@ fn late_move_reduction(depth: i32, move_number: usize) -> i32 {
     let d = (depth as usize).min(LMR_TABLE_SIZE - 1);
     let m = move_number.min(LMR_TABLE_SIZE - 1);
     i32::from(table[d][m])
+}
+
+/// Whether reverse futility ends a node at `depth` on its `static_eval`:
+/// the evaluation is so far above `beta` that no move is searched. Not
+/// when `beta` is a proven loss (a mate or a tablebase loss): every
+/// evaluation beats it, and the node would claim at least its evaluation
+/// where only "not lost" is known.
+pub(super) fn reverse_futility_cuts(
+    depth: i32,
+    improving: bool,
+    static_eval: i32,
+    beta: i32,
+) -> bool {
+    depth <= tunables::reverse_futility_max_depth()
+        && !is_loss(beta)
+        && static_eval - tunables::reverse_futility_margin() * (depth - i32::from(improving))
+            >= beta
 }
 
 /// Whether the side to move has a piece other than pawns and king: null
@@ -252,12 +270,7 @@ impl Searcher {
         let improving = !in_check && self.improving(ply, static_eval);
 
         if !is_pv && !in_check && excluded.is_none() {
-            if depth <= tunables::reverse_futility_max_depth()
-                && !is_mate(beta)
-                && static_eval
-                    - tunables::reverse_futility_margin() * (depth - i32::from(improving))
-                    >= beta
-            {
+            if reverse_futility_cuts(depth, improving, static_eval, beta) {
                 return static_eval;
             }
             if allow_null

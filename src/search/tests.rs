@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
-use super::alphabeta::DOUBLE_EXTENSION;
+use super::alphabeta::{DOUBLE_EXTENSION, reverse_futility_cuts};
 use super::{JobSpec, Limits, SearchJob, Searcher, Silent, ThreadResult, budget};
 use crate::board::Board;
 use crate::board::parse_fen;
-use crate::score::{DRAW, INFINITY, mate_in};
+use crate::score::{DRAW, INFINITY, mate_in, mated_in, tb_loss_in};
 use crate::tt::TranspositionTable;
 
 /// Eighteen rooks: a first iteration that once took 20 M nodes.
@@ -277,5 +277,17 @@ fn a_double_extension_counts_on_its_own_child_only() {
             expected,
             "extension {extension}"
         );
+    }
+}
+
+#[test]
+fn reverse_futility_never_cuts_against_a_proven_loss() {
+    // Far above an ordinary beta it cuts. Against a beta that is a
+    // tablebase loss (below a parent holding a tablebase win) it used to
+    // cut too, as it never did against a mate, claiming the evaluation
+    // where only "not lost" is known.
+    assert!(reverse_futility_cuts(2, false, 900, 0));
+    for beta in [tb_loss_in(7), mated_in(7)] {
+        assert!(!reverse_futility_cuts(2, false, 900, beta), "{beta}");
     }
 }
