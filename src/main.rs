@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
 use clap::{Parser, Subcommand};
 use shakmaty::{CastlingMode, Chess};
@@ -125,7 +126,8 @@ fn main() -> ExitCode {
                 hash_mb: hash.max(1),
                 threads: threads.max(1),
             };
-            match bench::run(settings, &mut |line| println!("{line}")) {
+            let never = AtomicBool::new(false);
+            match bench::run(settings, &never, &mut |line| println!("{line}")) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("rookery: bench: {error}");
@@ -154,7 +156,10 @@ fn main() -> ExitCode {
                     }
                 },
             };
-            perft::run(&pos, depth, mode, divide, &mut |line| println!("{line}"));
+            let never = AtomicBool::new(false);
+            perft::run(&pos, depth, mode, divide, &never, &mut |line| {
+                println!("{line}")
+            });
             ExitCode::SUCCESS
         }
         Some(Tool::Datagen {

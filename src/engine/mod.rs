@@ -5,9 +5,10 @@
 //! Every UCI command lands in [`Engine::handle`]. Commands never block on a
 //! running search except where they must (a new `go`, `ucinewgame`, `quit`,
 //! end of input): `isready`, `stop` and `ponderhit` are answered at once.
-//! The non-standard debugging commands (`bench`, `go perft`, `d`, `eval`)
-//! run on the protocol thread itself: the next command is read when they
-//! are done, and a long `go perft` cannot be stopped.
+//! The non-standard `bench` and `go perft` run on a thread of their own
+//! ([`background`]), so the loop stays responsive while they run and
+//! `stop`, `quit` or a new `go` end them; `d` and `eval` are answered at
+//! once.
 //! Bad input is answered with `info string error: …` and changes nothing;
 //! the last valid position and options stay. The one exception follows
 //! Stockfish: `position … moves` with an illegal move sets the position
@@ -20,9 +21,11 @@
 //! session itself (`readyok`, `uciok`, `info string …`) it sends as they
 //! are.
 
+mod background;
 pub(crate) mod command;
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crossbeam::channel::Receiver;
@@ -41,6 +44,7 @@ use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tools::{bench, perft};
 use crate::tt::TranspositionTable;
 use crate::wdl;
+use background::BackgroundTask;
 pub use command::{Command, Go};
 
 pub(crate) const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
@@ -106,6 +110,8 @@ pub struct Engine {
     pool: ThreadPool,
     game: Game,
     search: Option<RunningSearch>,
+    /// A `bench` or `go perft` in progress.
+    task: Option<BackgroundTask>,
     protocol: Arc<dyn Protocol>,
     /// Seeds each limited-strength search's draw of its move, so that the
     /// same position is not always answered alike.
@@ -167,6 +173,7 @@ impl Engine {
             pool,
             game: Game::new(Chess::default()),
             search: None,
+            task: None,
             protocol,
             strength_seeds: SplitMix64::new(clock_seed()),
         })
@@ -180,10 +187,14 @@ impl Engine {
         }
     }
 
-    /// Whether a search is still running. One that has been told to stop
-    /// is only printing its bestmove: it is waited for and counts as done,
-    /// so a GUI may change options the moment it reads the bestmove.
+    /// Whether a search (or a `bench` or `go perft`) is still running. One
+    /// that has been told to stop is only printing its bestmove: it is
+    /// waited for and counts as done, so a GUI may change options the
+    /// moment it reads the bestmove.
     fn is_searching(&mut self) -> bool {
+        if self.task.as_ref().is_some_and(|task| !task.is_running()) {
+            self.task = None;
+        }
         if let Some(search) = &self.search {
             if search.job.control.is_stopped() {
                 self.wait_for_search();
@@ -191,20 +202,28 @@ impl Engine {
                 self.search = None;
             }
         }
-        self.search.is_some()
+        self.search.is_some() || self.task.is_some()
     }
 
-    /// Blocks until the running search, if any, has printed its bestmove.
+    /// Blocks until the running search, if any, has printed its bestmove,
+    /// and a running `bench` or `go perft` is done.
     fn wait_for_search(&mut self) {
         if let Some(search) = self.search.take() {
             let _ = search.finished.recv();
         }
+        if let Some(task) = self.task.take() {
+            task.wait();
+        }
     }
 
-    /// Stops the running search and waits for its bestmove.
+    /// Stops the running search (and `bench` or `go perft`) and waits for
+    /// its bestmove.
     fn stop_search(&mut self) {
         if let Some(search) = &self.search {
             search.job.control.stop();
+        }
+        if let Some(task) = &self.task {
+            task.stop();
         }
         self.wait_for_search();
     }
@@ -250,24 +269,24 @@ impl Engine {
                 self.stop_search();
                 return Flow::Quit;
             }
-            Command::Bench { depth } => self.unless_searching("bench", |_| {
+            Command::Bench { depth } => {
                 let settings = bench::Settings {
                     depth: depth.unwrap_or(bench::DEFAULT_DEPTH).max(1),
                     ..bench::Settings::default()
                 };
-                if let Err(error) = bench::run(settings, &mut |line| {
-                    output::send(&format!("info string {line}"))
-                }) {
-                    output::error(&format!("bench: {error}"));
-                }
-            }),
-            Command::Perft { depth } => self.unless_searching("perft", |engine| {
-                let pos = engine.game.board.pos().clone();
-                let mode = engine.castling_mode();
-                perft::run(&pos, depth, mode, true, &mut |line| {
-                    output::send(&format!("info string {line}"))
+                self.start_task("bench", move |stop| {
+                    if let Err(error) = bench::run(settings, stop, &mut info_string) {
+                        output::error(&format!("bench: {error}"));
+                    }
                 });
-            }),
+            }
+            Command::Perft { depth } => {
+                let pos = self.game.board.pos().clone();
+                let mode = self.castling_mode();
+                self.start_task("perft", move |stop| {
+                    perft::run(&pos, depth, mode, true, stop, &mut info_string);
+                });
+            }
             Command::Display => self.display(),
             Command::Eval => output::send(&format!(
                 "info string static evaluation {} cp (side to move)",
@@ -277,11 +296,15 @@ impl Engine {
         Flow::Continue
     }
 
-    fn unless_searching(&mut self, what: &str, action: impl FnOnce(&mut Engine)) {
+    /// Runs `bench` or `go perft` in the background, unless a search or
+    /// another of them is running.
+    fn start_task(&mut self, what: &str, work: impl FnOnce(&AtomicBool) + Send + 'static) {
         if self.is_searching() {
-            output::error(&format!("{what} is not available while searching"));
-        } else {
-            action(self);
+            return output::error(&format!("{what} is not available while searching"));
+        }
+        match BackgroundTask::spawn(what, work) {
+            Ok(task) => self.task = Some(task),
+            Err(error) => output::error(&error),
         }
     }
 
@@ -553,4 +576,9 @@ fn tell(report: &LoadReport) {
     for note in &report.notes {
         output::send(&format!("info string {note}"));
     }
+}
+
+/// Sends a line of `bench` or `go perft` output as an `info string`.
+fn info_string(line: &str) {
+    output::send(&format!("info string {line}"));
 }

@@ -92,23 +92,53 @@ fn perft_from_the_command_line() {
 fn perft_and_bench_inside_the_uci_loop() {
     let mut engine = engine();
     engine.send("position startpos moves e2e4");
-    let out = command(&mut engine, "go perft 3");
-    assert!(
-        out.contains(&"info string Nodes searched: 13160".to_string()),
+    engine.send("go perft 3");
+    let out = engine.wait_for("info string Nodes searched:", SEARCH);
+    assert_eq!(
+        out.last().unwrap(),
+        "info string Nodes searched: 13160",
         "{out:#?}"
     );
     assert_no_bestmove(&out, "after go perft");
-    let out = command(&mut engine, "bench 2");
-    assert!(
-        out.iter()
-            .any(|l| l.starts_with("info string ") && l.ends_with(" nps")),
-        "{out:#?}"
-    );
+    engine.send("bench 2");
+    let mut out: Vec<String> = Vec::new();
+    while !out.last().is_some_and(|line| line.ends_with(" nps")) {
+        out.extend(engine.wait_for("info string ", SEARCH));
+    }
+    assert_no_bestmove(&out, "after bench");
     // Neither changed the position.
     assert_eq!(
         engine_fen(&mut engine),
         fen_of(&position(None, &["e2e4"], STD))
     );
+}
+
+#[test]
+fn a_long_perft_or_bench_leaves_the_engine_responsive_and_stops() {
+    let mut engine = engine();
+    engine.send("position startpos");
+    // Each root move of perft 9 takes minutes: nothing is printed before
+    // the answer to isready, which used to wait for the whole count.
+    engine.send("go perft 9");
+    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+    engine.send("stop");
+    engine.wait_for("info string perft stopped", PROMPT * 5);
+    // A new go ends a bench, as quit does below.
+    engine.send("bench 40");
+    engine.send("go depth 1");
+    let out = engine.wait_for("bestmove", SEARCH);
+    assert!(
+        out.contains(&"info string bench stopped".to_string()),
+        "{out:#?}"
+    );
+    engine.send("bench 40");
+    let out = engine.sync();
+    assert!(!out.iter().any(|l| l.ends_with(" nps")), "{out:#?}");
+    engine.send("quit");
+    assert!(engine.wait_exit(PROMPT * 5).success());
+    engine.collect_for(PROMPT);
+    let transcript = engine.transcript();
+    assert_eq!(transcript.last().unwrap(), "info string bench stopped");
 }
 
 #[test]

@@ -13,9 +13,16 @@
 //! minor pieces a side, every one en prise) is left out: its quiescence tree
 //! alone outweighed all the others together, so it would have made the
 //! bench measure one pathological position.
+//!
+//! Inside the UCI loop it runs on a thread of its own; a stop flag
+//! (`stop`, `quit`, a new `go`) ends it within [`STOP_POLL_INTERVAL`], the
+//! position in hand included.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use crossbeam::channel::RecvTimeoutError;
 
 use shakmaty::{CastlingMode, Position};
 
@@ -27,6 +34,8 @@ use crate::tt::TranspositionTable;
 pub const DEFAULT_DEPTH: i32 = 11;
 pub const DEFAULT_HASH_MB: usize = 16;
 const POSITIONS: &str = include_str!("positions.fen");
+/// How often a running position looks at the stop flag.
+const STOP_POLL_INTERVAL: Duration = Duration::from_millis(10);
 
 /// How to run the bench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,8 +56,13 @@ impl Default for Settings {
 }
 
 /// Runs the bench, passing a line per position and then the final
-/// `N nodes N nps` line to `report`.
-pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), String> {
+/// `N nodes N nps` line to `report`; once `stop` is set it reports that
+/// it stopped instead and returns.
+pub fn run(
+    settings: Settings,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&str),
+) -> Result<(), String> {
     let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
     let pool = ThreadPool::new(settings.threads).map_err(|e| e.to_string())?;
     report(&format!(
@@ -81,7 +95,20 @@ pub fn run(settings: Settings, report: &mut dyn FnMut(&str)) -> Result<(), Strin
         let job = Arc::new(job);
         let start = Instant::now();
         pool.start(Arc::clone(&job));
-        let result = finished.recv().map_err(|_| "the search thread died")?;
+        let result = loop {
+            match finished.recv_timeout(STOP_POLL_INTERVAL) {
+                Ok(result) => break result,
+                Err(RecvTimeoutError::Timeout) if stop.load(Ordering::Relaxed) => {
+                    job.control.stop();
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err("the search thread died".into()),
+            }
+        };
+        if stop.load(Ordering::Relaxed) {
+            report("bench stopped");
+            return Ok(());
+        }
         let time = start.elapsed();
         let position_nodes = job.control.total_nodes();
         nodes += position_nodes;
