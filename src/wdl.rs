@@ -26,7 +26,7 @@
 use shakmaty::{Chess, Position, Role};
 
 use crate::material::{PAWN, classical_value};
-use crate::score::{is_decisive, is_mate};
+use crate::score::{MAX_EVAL, is_decisive, is_mate};
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
 const A_BASE: f64 = 407.0;
@@ -60,14 +60,17 @@ fn parameters(material: u32) -> (f64, f64) {
 
 /// The centipawns a GUI is shown for `score` with `material` on the board:
 /// `100 · score / a(m)`, so that 100 is where a win becomes as likely as
-/// not. Mates and tablebase results are not evaluations and stay as they
-/// are.
+/// not, within the evaluations' range (`MAX_EVAL`: a(m) is below 100 with
+/// much material, and an evaluation near the ceiling must not be shown
+/// beyond the tablebase wins). Mates and tablebase results are not
+/// evaluations and stay as they are.
 pub(crate) fn normalized_cp(score: i32, material: u32) -> i32 {
     if is_decisive(score) {
         return score;
     }
     let (a, _) = parameters(material);
-    (f64::from(score) * NORMALIZED_WIN_CP / a).round() as i32
+    let normalized = (f64::from(score) * NORMALIZED_WIN_CP / a).round() as i32;
+    normalized.clamp(-MAX_EVAL, MAX_EVAL)
 }
 
 /// The reported score of an even chance to win: one pawn.
@@ -170,6 +173,15 @@ mod tests {
         for score in [mate_in(3), mated_in(6), tb_win_in(10), tb_loss_in(2)] {
             assert_eq!(normalized_cp(score, 30), score);
         }
+    }
+
+    #[test]
+    fn evaluations_are_shown_below_the_proven_results() {
+        // With every piece on the board a(m) is about 81 cp, so the
+        // ceiling evaluation used to be shown as cp 39246, past mate.
+        assert_eq!(normalized_cp(MAX_EVAL, MATERIAL_MAX), MAX_EVAL);
+        assert_eq!(normalized_cp(-MAX_EVAL, MATERIAL_MAX), -MAX_EVAL);
+        assert!(!is_decisive(normalized_cp(MAX_EVAL - 1, MATERIAL_MAX)));
     }
 
     #[test]

@@ -32,6 +32,17 @@ impl TempFile {
         TempFile(path)
     }
 
+    /// A named pipe, which nothing ever writes to.
+    fn pipe(name: &str) -> TempFile {
+        let path = std::env::temp_dir().join(format!("rookery-{}-{name}", std::process::id()));
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {path:?}");
+        TempFile(path)
+    }
+
     fn path(&self) -> &str {
         self.0.to_str().unwrap()
     }
@@ -55,11 +66,14 @@ fn unusable_network_files_are_refused_and_the_network_is_kept() {
     let mut renamed = shipped.clone();
     renamed[..4].copy_from_slice(b"NOPE");
     let foreign = TempFile::with("foreign.nnue", &renamed);
+    // Opening a pipe waits for a writer: it used to hang the engine.
+    let pipe = TempFile::pipe("pipe.nnue");
     for (value, reason) in [
         ("/nonexistent/rookery.nnue", "cannot read"),
         (truncated.path(), "bytes"),
         (foreign.path(), "RKNN"),
         (std::env::temp_dir().to_str().unwrap(), "not a regular file"),
+        (pipe.path(), "not a regular file"),
     ] {
         let out = command(
             &mut engine,

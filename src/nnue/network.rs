@@ -229,14 +229,15 @@ impl Network {
 
     /// Reads a network file from disk. Only a regular file of the right
     /// size is read, so a device, a pipe or a huge file can neither hang
-    /// the engine nor fill its memory.
+    /// the engine nor fill its memory. The kind of file is checked before
+    /// it is opened: opening a named pipe waits for a writer.
     pub(crate) fn load(path: &str) -> Result<Network, String> {
         let cannot_read = |e: std::io::Error| format!("cannot read '{path}': {e}");
-        let file = std::fs::File::open(path).map_err(cannot_read)?;
-        let metadata = file.metadata().map_err(cannot_read)?;
-        if !metadata.is_file() {
+        if !std::fs::metadata(path).map_err(cannot_read)?.is_file() {
             return Err(format!("'{path}' is not a regular file"));
         }
+        let file = std::fs::File::open(path).map_err(cannot_read)?;
+        let metadata = file.metadata().map_err(cannot_read)?;
         if metadata.len() != FILE_BYTES as u64 {
             return Err(format!(
                 "'{path}': network file has {} bytes, expected {FILE_BYTES}",

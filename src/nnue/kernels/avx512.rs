@@ -14,6 +14,8 @@ use crate::piece_changes::PieceChanges;
 
 /// 16-bit values in a 512-bit register.
 const LANES: usize = 32;
+// The loops below take whole registers and would skip a remainder.
+const _: () = assert!(HIDDEN.is_multiple_of(LANES));
 
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) fn play(parent: &Accumulator, network: &Network, changes: &PieceChanges) -> Accumulator {
