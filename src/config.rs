@@ -25,6 +25,10 @@ impl Config {
     /// Loads the config from `explicit`, or from beside the executable.
     pub fn load(explicit: Option<&Path>) -> Config {
         match explicit {
+            // Checked before reading: reading a named pipe waits for a writer.
+            Some(path) if path.exists() && !path.is_file() => {
+                Config::failed(format!("{} is not a regular file", path.display()))
+            }
             Some(path) => match std::fs::read_to_string(path) {
                 Ok(text) => Config::parse(&text),
                 Err(error) => Config::failed(format!("cannot read {}: {error}", path.display())),

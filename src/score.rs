@@ -25,7 +25,7 @@ pub const MAX_PLY: usize = 128;
 /// checks and captures its horizon nodes still search.
 const DEPTH_HEADROOM: i32 = 8;
 /// The largest depth a `go depth` can ask for (clamped to it).
-pub(crate) const MAX_DEPTH: i32 = MAX_PLY as i32 - DEPTH_HEADROOM;
+pub const MAX_DEPTH: i32 = MAX_PLY as i32 - DEPTH_HEADROOM;
 
 pub(crate) const DRAW: i32 = 0;
 pub const MATE: i32 = 32_000;

@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Engine, PROMPT, SEARCH, assert_legal_bestmove, errors, position};
+use rookery::score::MAX_DEPTH;
 use shakmaty::{CastlingMode, Chess, Position};
 
 const STD: CastlingMode = CastlingMode::Standard;
@@ -107,7 +108,7 @@ fn a_depth_beyond_the_maximum_is_clamped_and_finishes() {
         .filter_map(|rest| rest.split_whitespace().next()?.parse::<i32>().ok())
         .max()
         .unwrap();
-    assert!(deepest <= 128, "depth {deepest} beyond the maximum ply");
+    assert_eq!(deepest, MAX_DEPTH, "the deepest iteration is the clamp");
     engine.send("isready");
     engine.wait_for("readyok", PROMPT);
 }

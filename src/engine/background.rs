@@ -67,7 +67,7 @@ mod tests {
         task.stop();
         let done = task.done.clone();
         task.wait();
-        assert!(done.try_recv().is_err());
+        assert!(matches!(done.try_recv(), Err(TryRecvError::Disconnected)));
     }
 
     #[test]

@@ -132,21 +132,17 @@ mod tests {
     const WAIT: Duration = Duration::from_millis(100);
 
     #[test]
-    fn ponderhit_starts_the_clock() {
+    fn ponderhit_starts_the_clock_and_the_reported_time_runs_on() {
         let control = SearchControl::new(1, true, Instant::now());
         std::thread::sleep(WAIT);
         control.ponder_hit();
         assert!(!control.is_pondering());
-        assert!(control.elapsed() < WAIT);
-    }
-
-    #[test]
-    fn the_reported_time_runs_on_through_ponderhit() {
-        let control = SearchControl::new(1, true, Instant::now());
-        std::thread::sleep(WAIT);
-        control.ponder_hit();
-        assert!(control.elapsed() < WAIT);
-        assert!(control.since_go() >= WAIT);
+        // Read in this order, the two differ by at least the wait before
+        // the ponderhit however the thread is scheduled: the clock started
+        // there, the reported time at the go.
+        let clock = control.elapsed();
+        let reported = control.since_go();
+        assert!(reported >= clock + WAIT, "{clock:?} {reported:?}");
     }
 
     #[test]

@@ -103,6 +103,11 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
     const DEPTH: i32 = 16;
     let full = job_from(FEN, Limits::depth(DEPTH));
     let complete = search(&full).unwrap();
+    let before = search(&job_from(FEN, Limits::depth(DEPTH - 1))).unwrap();
+    assert_ne!(
+        before.pv[0], complete.pv[0],
+        "the premise: the best move changes at depth {DEPTH}"
+    );
     let limits = Limits {
         nodes: Some(full.control.total_nodes() - 2 * STOP_LATENCY_NODES),
         ..Limits::default()

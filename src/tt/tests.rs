@@ -444,10 +444,12 @@ fn packed_moves_unpack_to_the_same_legal_move() {
         for m in pos.legal_moves() {
             assert_eq!(PackedMove::new(m).to_move(&pos), Some(m), "{fen}: {m:?}");
         }
-        // A packed move of another position is refused, not misread.
-        let foreign = PackedMove::new(Chess::default().legal_moves()[0]);
-        if let Some(m) = foreign.to_move(&pos) {
-            assert!(pos.is_legal(m));
+        // A packed move of another position is refused, not misread: it
+        // unpacks exactly where a legal move packs the same.
+        for other in Chess::default().legal_moves() {
+            let foreign = PackedMove::new(other);
+            let packs_alike = pos.legal_moves().into_iter().find(|&m| foreign.matches(m));
+            assert_eq!(foreign.to_move(&pos), packs_alike, "{fen}: {other:?}");
         }
     }
     assert_eq!(PackedMove::NONE.to_move(&Chess::default()), None);

@@ -57,9 +57,14 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts `rookery` in UCI mode.
+    /// Starts `rookery` in UCI mode with the built-in option defaults:
+    /// an empty config file, so that an `engine.toml` copied beside the
+    /// binary under test (as the README suggests for users) changes
+    /// nothing here.
     pub fn start() -> Engine {
-        Engine::start_with_args(&[])
+        let empty = concat!(env!("CARGO_TARGET_TMPDIR"), "/empty-engine.toml");
+        std::fs::write(empty, "").expect("the empty config file");
+        Engine::start_with_args(&["--config", empty])
     }
 
     /// Starts `rookery` with command line arguments.
@@ -223,9 +228,13 @@ impl Engine {
     }
 
     /// Sends `go <args>` and waits for the `bestmove`; returns all lines.
+    /// Checks that nothing, a second `bestmove` least of all, follows it.
     pub fn go(&mut self, args: &str) -> Vec<String> {
         self.send(&format!("go {args}"));
-        self.wait_for("bestmove", SEARCH)
+        let lines = self.wait_for("bestmove", SEARCH);
+        let after = self.sync();
+        assert_eq!(after, vec!["readyok".to_string()], "after go {args}");
+        lines
     }
 
     /// Waits for the process to exit by itself.

@@ -149,8 +149,68 @@ fn go_infinite_ignores_clocks_and_node_limits_until_stop() {
     }
 }
 
+#[test]
+fn a_stop_racing_the_end_of_a_short_search_gives_one_bestmove() {
+    // The classic double bestmove: the search ends by itself while the
+    // stop is on its way.
+    let mut engine = engine();
+    engine.send("position startpos");
+    for _ in 0..100 {
+        engine.send("go depth 1");
+        engine.send("stop");
+        let mut lines = engine.wait_for("bestmove", PROMPT);
+        lines.extend(engine.sync());
+        let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(bestmoves, 1, "{lines:#?}");
+    }
+}
+
+#[test]
+fn go_or_ucinewgame_during_a_search_ends_it_with_one_bestmove() {
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.collect_for(Duration::from_millis(100));
+    // The running search answers first, then the new one.
+    engine.send("go depth 1");
+    let mut lines = engine.wait_for("bestmove", PROMPT);
+    lines.extend(engine.wait_for("bestmove", SEARCH));
+    lines.extend(engine.sync());
+    let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 2, "{lines:#?}");
+
+    engine.send("go infinite");
+    engine.collect_for(Duration::from_millis(100));
+    engine.send("ucinewgame");
+    let lines = engine.sync();
+    let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 1, "{lines:#?}");
+}
+
 // ---------------------------------------------------------------------------
 // Pondering.
+
+#[test]
+fn ponderhit_goes_on_searching_where_stop_would_answer() {
+    // After the ponderhit the move has its whole movetime: no bestmove
+    // comes for a while (a ponderhit taken for a stop would answer at
+    // once), and the stop then gets exactly one.
+    let mut engine = engine();
+    let pos = position(None, &["e2e4"], STD);
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder movetime 60000");
+    assert_searching_and_responsive(&mut engine, "while pondering");
+    engine.send("ponderhit");
+    let quiet = engine.collect_for(Duration::from_millis(500));
+    assert!(
+        !quiet.iter().any(|l| l.starts_with("bestmove")),
+        "{quiet:#?}"
+    );
+    engine.send("stop");
+    let lines = engine.wait_for("bestmove", PROMPT);
+    assert_legal_bestmove(&lines, &pos, STD);
+    assert_eq!(engine.sync(), vec!["readyok".to_string()]);
+}
 
 #[test]
 fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {

@@ -198,14 +198,25 @@ fn config_file_sets_defaults_and_reports_errors() {
         assert_legal_bestmove(&out, &Chess::default(), STD);
     }
 
-    // A missing file is reported the same way.
-    let mut engine = Engine::start_with_args(&["--config", "/nonexistent/rookery-test.toml"]);
-    engine.handshake();
-    let after = engine.sync();
-    assert!(
-        after
-            .iter()
-            .any(|l| l.starts_with("info string error: engine.toml:")),
-        "{after:#?}"
-    );
+    // A missing file is reported the same way, and so is a named pipe,
+    // which reading would wait on for ever.
+    let pipe = format!("{}/rookery-config-pipe", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_file(&pipe);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo {pipe}");
+    for path in ["/nonexistent/rookery-test.toml", &pipe] {
+        let mut engine = Engine::start_with_args(&["--config", path]);
+        engine.handshake();
+        let after = engine.sync();
+        assert!(
+            after
+                .iter()
+                .any(|l| l.starts_with("info string error: engine.toml:")),
+            "{path}: {after:#?}"
+        );
+    }
+    let _ = std::fs::remove_file(&pipe);
 }
