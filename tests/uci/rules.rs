@@ -142,10 +142,12 @@ fn fifty_move_rule() {
 #[test]
 fn fifty_move_positions_from_the_rules_file() {
     // The fifty-move entries of rules.epd: every one must give a legal move
-    // (or 0000 when the game is over on the board).
+    // (or 0000 when the game is over on the board), and one that the next
+    // move makes a draw, with no capture, pawn move or mate to stop it,
+    // scores as a draw.
     let text = read_data(RULES);
     let mut engine = engine();
-    let mut checked = 0;
+    let (mut checked, mut claimable) = (0, 0);
     for line in text.lines().filter(|l| l.contains("id \"fifty.")) {
         let fields: Vec<&str> = line.split(';').map(str::trim).collect();
         let (board, hmvc) = fields[0].split_once(" hmvc ").unwrap();
@@ -160,9 +162,16 @@ fn fifty_move_positions_from_the_rules_file() {
         } else {
             assert_legal_bestmove(&out, &pos, STD);
         }
+        let status = fields[2].strip_prefix("status ").unwrap();
+        if status == "\"claimable_fifty\"" {
+            assert!(!forces_mate_within(&pos, 1));
+            assert!(pos.legal_moves().iter().all(|m| !m.is_zeroing()));
+            assert_eq!(last_score(&out), Some(("cp".to_string(), 0)), "{fen}");
+            claimable += 1;
+        }
         checked += 1;
     }
-    assert_eq!(checked, 7);
+    assert_eq!((checked, claimable), (7, 1));
 }
 
 /// One line of repetition_sequences.txt.
