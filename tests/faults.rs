@@ -50,7 +50,10 @@ fn closed_stdout_makes_the_engine_exit() {
 
 #[test]
 fn a_hash_too_large_for_the_machine_keeps_the_old_table() {
-    let mut engine = Engine::start();
+    // Limited to 4 GB of address space, so that 1 TB cannot be had even
+    // where the kernel would promise it (overcommit) and then kill the
+    // engine for touching it.
+    let mut engine = Engine::start_with_address_space_limit(4096);
     engine.send("setoption name Hash value 8");
     engine.send("setoption name Hash value 1048576");
     let lines = engine.sync();

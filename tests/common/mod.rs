@@ -20,6 +20,13 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 /// Path of the engine binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_rookery");
 
+/// An empty config file: the built-in option defaults.
+fn empty_config() -> &'static str {
+    let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/empty-engine.toml");
+    std::fs::write(path, "").expect("the empty config file");
+    path
+}
+
 /// Generous limit for anything that should take well under a second.
 pub const PROMPT: Duration = Duration::from_secs(2);
 /// Generous limit for short searches (a 2-core machine running tests in
@@ -62,9 +69,18 @@ impl Engine {
     /// binary under test (as the README suggests for users) changes
     /// nothing here.
     pub fn start() -> Engine {
-        let empty = concat!(env!("CARGO_TARGET_TMPDIR"), "/empty-engine.toml");
-        std::fs::write(empty, "").expect("the empty config file");
-        Engine::start_with_args(&["--config", empty])
+        Engine::start_with_args(&["--config", empty_config()])
+    }
+
+    /// [`Engine::start`] with the process's address space limited to
+    /// `megabytes` (the shell's `ulimit -v`), so that an allocation beyond
+    /// it fails on every machine, whatever its memory and overcommit rules.
+    pub fn start_with_address_space_limit(megabytes: u64) -> Engine {
+        let script = format!("ulimit -v {} && exec \"$0\" \"$@\"", megabytes * 1024);
+        Engine::spawn(
+            Command::new("sh").args(["-c", &script, BIN, "--config", empty_config()]),
+            &[],
+        )
     }
 
     /// Starts `rookery` with command line arguments.
@@ -75,8 +91,12 @@ impl Engine {
     /// Starts `rookery` with command line arguments and environment
     /// variables.
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
-        let mut child = Command::new(BIN)
-            .args(args)
+        Engine::spawn(Command::new(BIN).args(args), env)
+    }
+
+    /// Starts `command` (the engine, maybe by way of a shell) with pipes.
+    fn spawn(command: &mut Command, env: &[(&str, &str)]) -> Engine {
+        let mut child = command
             .env_remove("RUST_LOG")
             .env_remove("ROOKERY_SIMD")
             .envs(env.iter().copied())
