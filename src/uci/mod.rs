@@ -7,7 +7,9 @@
 //! while a search runs: `isready`, `stop`, `ponderhit` and `quit` are
 //! answered at once. Bytes that are not UTF-8 are replaced, not fatal. End
 //! of input behaves like `quit`, except that a finite search (`go depth`,
-//! `movetime`, a clock) first finishes and prints its `bestmove`.
+//! `movetime`, a clock) first finishes and prints its `bestmove` (a `go
+//! mate` that finds no mate gives up a few plies past the mate's length),
+//! and so does a `bench` or `go perft`.
 
 pub mod command;
 pub(crate) mod format;
