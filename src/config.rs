@@ -21,13 +21,28 @@ pub struct Config {
     pub(crate) errors: Vec<String>,
 }
 
+/// Whether `path` is a FIFO (only Unix has them).
+fn is_named_pipe(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 impl Config {
     /// Loads the config from `explicit`, or from beside the executable.
     pub fn load(explicit: Option<&Path>) -> Config {
         match explicit {
-            // Checked before reading: reading a named pipe waits for a writer.
-            Some(path) if path.exists() && !path.is_file() => {
-                Config::failed(format!("{} is not a regular file", path.display()))
+            // Checked before reading: reading a named pipe waits for a
+            // writer. (A device such as /dev/null reads at once: no config.)
+            Some(path) if is_named_pipe(path) => {
+                Config::failed(format!("{} is a named pipe", path.display()))
             }
             Some(path) => match std::fs::read_to_string(path) {
                 Ok(text) => Config::parse(&text),

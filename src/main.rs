@@ -48,7 +48,8 @@ enum Tool {
     },
     /// Count the leaf nodes of the legal move tree (checks move generation).
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (at most 64).
+        #[arg(value_parser = clap::value_parser!(u32).range(..=i64::from(perft::MAX_DEPTH)))]
         depth: u32,
         /// Start position (default: the standard starting position).
         #[arg(long)]
@@ -128,7 +129,12 @@ fn main() -> ExitCode {
             };
             let never = AtomicBool::new(false);
             match bench::run(settings, &never, &mut |line| println!("{line}")) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(summary) => {
+                    if let Some(summary) = summary {
+                        println!("{}", summary.line());
+                    }
+                    ExitCode::SUCCESS
+                }
                 Err(error) => {
                     eprintln!("rookery: bench: {error}");
                     ExitCode::FAILURE
@@ -157,9 +163,12 @@ fn main() -> ExitCode {
                 },
             };
             let never = AtomicBool::new(false);
-            perft::run(&pos, depth, mode, divide, &never, &mut |line| {
+            let summary = perft::run(&pos, depth, mode, divide, &never, &mut |line| {
                 println!("{line}")
             });
+            for line in summary.iter().flat_map(perft::Summary::lines) {
+                println!("{line}");
+            }
             ExitCode::SUCCESS
         }
         Some(Tool::Datagen {

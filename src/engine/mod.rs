@@ -6,9 +6,8 @@
 //! running search except where they must (a new `go`, `ucinewgame`, `quit`,
 //! end of input): `isready`, `stop` and `ponderhit` are answered at once.
 //! The non-standard `bench` and `go perft` run on a thread of their own
-//! ([`background`]), so the loop stays responsive while they run and
-//! `stop`, `quit` or a new `go` end them; `d` and `eval` are answered at
-//! once.
+//! ([`background`], which says what ends them), so the loop stays
+//! responsive while they run; `d` and `eval` are answered at once.
 //! Bad input is answered with `info string error: …` and changes nothing;
 //! the last valid position and options stay. The one exception follows
 //! Stockfish: `position … moves` with an illegal move sets the position
@@ -25,7 +24,6 @@ mod background;
 pub(crate) mod command;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crossbeam::channel::Receiver;
@@ -44,7 +42,7 @@ use crate::tablebase::{LoadReport, Tablebases, TbConfig};
 use crate::tools::{bench, perft};
 use crate::tt::TranspositionTable;
 use crate::wdl;
-use background::BackgroundTask;
+use background::{BackgroundTask, TaskSignals};
 pub use command::{Command, Go};
 
 pub(crate) const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
@@ -192,8 +190,8 @@ impl Engine {
     /// waited for and counts as done, so a GUI may change options the
     /// moment it reads the bestmove.
     fn is_searching(&mut self) -> bool {
-        if self.task.as_ref().is_some_and(|task| !task.is_running()) {
-            self.task = None;
+        if self.task.as_ref().is_some_and(|task| !task.is_busy()) {
+            self.wait_for_task();
         }
         if let Some(search) = &self.search {
             if search.job.control.is_stopped() {
@@ -211,6 +209,11 @@ impl Engine {
         if let Some(search) = self.search.take() {
             let _ = search.finished.recv();
         }
+        self.wait_for_task();
+    }
+
+    /// Blocks until a running `bench` or `go perft` is done.
+    fn wait_for_task(&mut self) {
         if let Some(task) = self.task.take() {
             task.wait();
         }
@@ -266,7 +269,12 @@ impl Engine {
                 }
             }
             Command::Quit => {
-                self.stop_search();
+                // A search stops; a `bench` or `go perft` finishes first
+                // (see `background`).
+                if let Some(search) = &self.search {
+                    search.job.control.stop();
+                }
+                self.wait_for_search();
                 return Flow::Quit;
             }
             Command::Bench { depth } => {
@@ -274,17 +282,33 @@ impl Engine {
                     depth: depth.unwrap_or(bench::DEFAULT_DEPTH).max(1),
                     ..bench::Settings::default()
                 };
-                self.start_task("bench", move |stop| {
-                    if let Err(error) = bench::run(settings, stop, &mut info_string) {
-                        output::error(&format!("bench: {error}"));
+                self.start_task("bench", move |signals| {
+                    let outcome = bench::run(settings, signals.stop_flag(), &mut info_string);
+                    signals.finishing();
+                    match outcome {
+                        Ok(Some(summary)) => info_string(&summary.line()),
+                        Ok(None) => info_string("bench stopped"),
+                        Err(error) => output::error(&format!("bench: {error}")),
                     }
                 });
             }
             Command::Perft { depth } => {
                 let pos = self.game.board.pos().clone();
                 let mode = self.castling_mode();
-                self.start_task("perft", move |stop| {
-                    perft::run(&pos, depth, mode, true, stop, &mut info_string);
+                self.start_task("perft", move |signals| {
+                    let outcome = perft::run(
+                        &pos,
+                        depth,
+                        mode,
+                        true,
+                        signals.stop_flag(),
+                        &mut info_string,
+                    );
+                    signals.finishing();
+                    match outcome {
+                        Some(summary) => summary.lines().iter().for_each(|line| info_string(line)),
+                        None => info_string("perft stopped"),
+                    }
                 });
             }
             Command::Display => self.display(),
@@ -298,7 +322,7 @@ impl Engine {
 
     /// Runs `bench` or `go perft` in the background, unless a search or
     /// another of them is running.
-    fn start_task(&mut self, what: &str, work: impl FnOnce(&AtomicBool) + Send + 'static) {
+    fn start_task(&mut self, what: &str, work: impl FnOnce(&TaskSignals) + Send + 'static) {
         if self.is_searching() {
             return output::error(&format!("{what} is not available while searching"));
         }

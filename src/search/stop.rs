@@ -1,7 +1,9 @@
 //! When a search thread must unwind: `stop` (or `quit`, end of input, a
 //! helper seeing the leader done), the hard time limit, or the node limit
 //! (neither limit while pondering, nor in `go infinite`, which searches
-//! until `stop` whatever limits come with it).
+//! until `stop` whatever limits come with it), or, once the input has
+//! ended, a `go mate` iteration deeper than the mate could need
+//! ([`super::Limits::mate_search_depth`]).
 //!
 //! The check is cheap enough for every node: the shared flag and the clock
 //! are read only every [`STOP_CHECK_INTERVAL`] nodes, the node limit (main
@@ -10,7 +12,7 @@
 //! cut, so a search stopped early still answers with a searched move.
 //! Once a thread has said stop it keeps saying so until its next search.
 
-use super::{SearchJob, Searcher};
+use super::{Limits, SearchJob, Searcher};
 
 /// Nodes between two looks at the stop flag and the clock (a power of two:
 /// about a millisecond of search).
@@ -34,7 +36,13 @@ impl Searcher {
                     .spec
                     .time
                     .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard);
-                if out_of_time {
+                let mate_given_up = control.has_input_ended()
+                    && job
+                        .spec
+                        .limits
+                        .mate
+                        .is_some_and(|mate| self.root_depth > Limits::mate_search_depth(mate));
+                if out_of_time || mate_given_up {
                     self.aborted = true;
                 }
             }

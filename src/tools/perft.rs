@@ -8,16 +8,22 @@
 //! counts the moves instead of playing them (bulk counting).
 //!
 //! Inside the UCI loop it runs on a thread of its own, which a stop flag
-//! ends early (`stop`, `quit`, a new `go`); the flag is read once per
-//! interior node, next to which generating the node's moves costs far more.
+//! ends early; the flag is read once per interior node, next to which
+//! generating the node's moves costs far more. The depth is bounded
+//! ([`MAX_DEPTH`]): the walk recurses once per ply.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::board::Board;
 use crate::rate::nodes_per_second;
+
+/// The deepest perft asked for: far past any count that could finish, and
+/// shallow enough for the recursion on any thread's stack (each ply holds
+/// a board and a move list).
+pub const MAX_DEPTH: u32 = 64;
 
 /// Leaf nodes of `board` at `depth`.
 pub fn perft(board: &Board, depth: u32) -> u64 {
@@ -39,9 +45,25 @@ fn count_until(board: &Board, depth: u32, stop: &AtomicBool) -> u64 {
     }
 }
 
-/// Perft of `pos`, reporting a line per root move when `per_move` (divide),
-/// then the speed and `Nodes searched: N`. Returns the total, or `None`
-/// when `stop` was set first (then it reports only that it stopped).
+/// What a finished perft counted, and in how long.
+pub struct Summary {
+    pub total: u64,
+    elapsed: Duration,
+}
+
+impl Summary {
+    /// The closing lines: the speed, then `Nodes searched: N`.
+    pub fn lines(&self) -> [String; 2] {
+        let nps = nodes_per_second(self.total, self.elapsed);
+        [
+            format!("time {} ms, {nps} nodes/second", self.elapsed.as_millis()),
+            format!("Nodes searched: {}", self.total),
+        ]
+    }
+}
+
+/// Perft of `pos` to `depth` (at most [`MAX_DEPTH`]), reporting a line per
+/// root move when `per_move` (divide); `None` when `stop` was set first.
 pub fn run(
     pos: &Chess,
     depth: u32,
@@ -49,7 +71,8 @@ pub fn run(
     per_move: bool,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&str),
-) -> Option<u64> {
+) -> Option<Summary> {
+    assert!(depth <= MAX_DEPTH, "perft depth {depth} beyond {MAX_DEPTH}");
     let board = Board::new(pos.clone());
     let start = Instant::now();
     let mut total = 0;
@@ -59,7 +82,6 @@ pub fn run(
         for m in board.pos().legal_moves() {
             let count = count_until(&board.play(m), depth - 1, stop);
             if stop.load(Ordering::Relaxed) {
-                report("perft stopped");
                 return None;
             }
             if per_move {
@@ -68,12 +90,8 @@ pub fn run(
             total += count;
         }
     }
-    let elapsed = start.elapsed();
-    let nps = nodes_per_second(total, elapsed);
-    report(&format!(
-        "time {} ms, {nps} nodes/second",
-        elapsed.as_millis()
-    ));
-    report(&format!("Nodes searched: {total}"));
-    Some(total)
+    Some(Summary {
+        total,
+        elapsed: start.elapsed(),
+    })
 }

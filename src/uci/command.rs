@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use crate::engine::command::{Command, Go};
 use crate::search::Limits;
+use crate::tools::perft;
 
 /// Keywords that end a `searchmoves` list.
 const GO_KEYWORDS: [&str; 12] = [
@@ -118,7 +119,11 @@ fn parse_setoption(line: &str, args: &[&str]) -> Result<Command, String> {
 /// What follows `token`, a slice of `line` (one of its whitespace-split
 /// tokens), to the end of the line.
 fn text_after<'a>(line: &'a str, token: &str) -> &'a str {
-    let token_start = token.as_ptr() as usize - line.as_ptr() as usize;
+    let token_start = (token.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    debug_assert!(
+        token_start + token.len() <= line.len(),
+        "a token of the line"
+    );
     &line[token_start + token.len()..]
 }
 
@@ -166,9 +171,14 @@ fn parse_millis(text: &str, what: &str) -> Result<Duration, String> {
 fn parse_go(args: &[&str]) -> Result<Command, String> {
     if args.first() == Some(&"perft") {
         let depth = args.get(1).ok_or("go perft needs a depth")?;
-        return Ok(Command::Perft {
-            depth: parse_number(depth, "go perft")?,
-        });
+        let depth = parse_number(depth, "go perft")?;
+        if depth > perft::MAX_DEPTH {
+            return Err(format!(
+                "go perft {depth}: the deepest perft is {}",
+                perft::MAX_DEPTH
+            ));
+        }
+        return Ok(Command::Perft { depth });
     }
     let mut go = Go::default();
     let mut index = 0;
@@ -326,6 +336,9 @@ mod tests {
         assert_eq!(go.errors.len(), 3, "{:?}", go.errors);
         assert_eq!(go.limits.move_time, Some(Duration::from_millis(5)));
         assert_eq!(parsed("go perft 3"), Command::Perft { depth: 3 });
+        assert_eq!(parsed("go perft 64"), Command::Perft { depth: 64 });
+        // Deeper would never finish, and the walk recurses once per ply.
+        assert!(parse("go perft 65").is_err());
     }
 
     fn go(line: &str) -> Go {

@@ -88,6 +88,15 @@ fn end_of_input_ends_a_mate_search_that_finds_none() {
     assert!(status.success(), "exit status {status:?}");
     assert_legal_bestmove(&lines, &Chess::default(), STD);
     assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:#?}");
+    // It gives up past 2·2 − 1 + 8 = 11 plies: at most the iteration after
+    // that is begun (cut, if the end of input was read late).
+    let deepest = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse::<i32>().ok())
+        .max()
+        .unwrap();
+    assert!((11..=12).contains(&deepest), "{lines:#?}");
 }
 
 #[test]

@@ -50,7 +50,10 @@ fn setoption_right_after_bestmove_is_accepted() {
     let mut engine = engine();
     engine.send("position startpos");
     for _ in 0..1000 {
-        let out = engine.go("depth 1");
+        // Not `Engine::go`, whose check after the bestmove would give the
+        // search thread all the time it needs.
+        engine.send("go depth 1");
+        let out = engine.wait_for("bestmove", SEARCH);
         assert_legal_bestmove(&out, &Chess::default(), STD);
         // A GUI may change options as soon as the bestmove is in.
         let out = command(&mut engine, "setoption name Clear Hash");

@@ -123,7 +123,7 @@ fn a_long_perft_or_bench_leaves_the_engine_responsive_and_stops() {
     assert_eq!(engine.sync(), vec!["readyok".to_string()]);
     engine.send("stop");
     engine.wait_for("info string perft stopped", PROMPT * 5);
-    // A new go ends a bench, as quit does below.
+    // A new go ends a bench, and so do ucinewgame and stop.
     engine.send("bench 40");
     engine.send("go depth 1");
     let out = engine.wait_for("bestmove", SEARCH);
@@ -131,14 +131,37 @@ fn a_long_perft_or_bench_leaves_the_engine_responsive_and_stops() {
         out.contains(&"info string bench stopped".to_string()),
         "{out:#?}"
     );
-    engine.send("bench 40");
-    let out = engine.sync();
-    assert!(!out.iter().any(|l| l.ends_with(" nps")), "{out:#?}");
+    for end in ["ucinewgame", "stop"] {
+        engine.send("bench 40");
+        let out = engine.sync();
+        assert!(!out.iter().any(|l| l.ends_with(" nps")), "{out:#?}");
+        engine.send(end);
+        engine.wait_for("info string bench stopped", PROMPT * 5);
+    }
+    // quit lets a count finish, as for a script that pipes both.
+    engine.send("go perft 3");
     engine.send("quit");
-    assert!(engine.wait_exit(PROMPT * 5).success());
+    assert!(engine.wait_exit(SEARCH).success());
     engine.collect_for(PROMPT);
     let transcript = engine.transcript();
-    assert_eq!(transcript.last().unwrap(), "info string bench stopped");
+    assert_eq!(
+        transcript.last().unwrap(),
+        "info string Nodes searched: 8902"
+    );
+}
+
+#[test]
+fn a_command_sent_as_a_count_ends_is_not_refused() {
+    // The closing line is printed just before the task is over: a command
+    // sent the moment it appears must find the engine idle, not "searching".
+    let mut engine = engine();
+    engine.send("position startpos");
+    for _ in 0..50 {
+        engine.send("go perft 2");
+        engine.wait_for("info string Nodes searched: 400", SEARCH);
+        let out = command(&mut engine, "setoption name Clear Hash");
+        assert!(errors(&out).is_empty(), "{out:#?}");
+    }
 }
 
 #[test]

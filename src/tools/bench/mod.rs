@@ -14,9 +14,8 @@
 //! alone outweighed all the others together, so it would have made the
 //! bench measure one pathological position.
 //!
-//! Inside the UCI loop it runs on a thread of its own; a stop flag
-//! (`stop`, `quit`, a new `go`) ends it within [`STOP_POLL_INTERVAL`], the
-//! position in hand included.
+//! Inside the UCI loop it runs on a thread of its own; a stop flag ends it
+//! within [`STOP_POLL_INTERVAL`], the position in hand included.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,14 +54,27 @@ impl Default for Settings {
     }
 }
 
-/// Runs the bench, passing a line per position and then the final
-/// `N nodes N nps` line to `report`; once `stop` is set it reports that
-/// it stopped instead and returns.
+/// The bench's totals: nodes, and the time the searches took.
+pub struct Summary {
+    nodes: u64,
+    elapsed: Duration,
+}
+
+impl Summary {
+    /// The closing line, `N nodes N nps` (OpenBench reads it).
+    pub fn line(&self) -> String {
+        let nps = nodes_per_second(self.nodes, self.elapsed);
+        format!("{} nodes {nps} nps", self.nodes)
+    }
+}
+
+/// Runs the bench, passing a line per position to `report`; `None` when
+/// `stop` was set first.
 pub fn run(
     settings: Settings,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&str),
-) -> Result<(), String> {
+) -> Result<Option<Summary>, String> {
     let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
     let pool = ThreadPool::new(settings.threads).map_err(|e| e.to_string())?;
     report(&format!(
@@ -106,8 +118,7 @@ pub fn run(
             }
         };
         if stop.load(Ordering::Relaxed) {
-            report("bench stopped");
-            return Ok(());
+            return Ok(None);
         }
         let time = start.elapsed();
         let position_nodes = job.control.total_nodes();
@@ -122,9 +133,5 @@ pub fn run(
             time.as_millis()
         ));
     }
-    report(&format!(
-        "{nodes} nodes {} nps",
-        nodes_per_second(nodes, elapsed)
-    ));
-    Ok(())
+    Ok(Some(Summary { nodes, elapsed }))
 }
