@@ -203,9 +203,8 @@ impl Searcher {
 
     /// Whether the main thread should stop after this iteration: a mate
     /// limit met (or, after the end of input, given up on), the soft node
-    /// limit reached, a forced single reply on the
-    /// clock, or the soft time limit, scaled by the search's stability,
-    /// passed. `go movetime`
+    /// limit reached, a forced single reply on the clock, or the soft time
+    /// limit, scaled by the search's stability, passed. `go movetime`
     /// searches a single root move for its whole time, as asked (analysis
     /// of one move with `searchmoves`).
     fn iteration_ends_search(&self, job: &SearchJob, result: &ThreadResult) -> bool {

@@ -9,9 +9,8 @@
 //! * **a human choice among the best moves**: the search looks at
 //!   [`CANDIDATE_LINES`] lines (MultiPV; it shows only the lines the
 //!   `MultiPV` option asks for, and last the line it plays), and the move
-//!   to play is drawn
-//!   among them with a chance that falls exponentially with how many
-//!   centipawns it gives away, `exp(−loss / T)`. The temperature `T` is
+//!   to play is drawn among them with a chance that falls exponentially
+//!   with how many centipawns it gives away, `exp(−loss / T)`. The temperature `T` is
 //!   large for a low rating and falls linearly towards [`EXACT_PLAY_ELO`]
 //!   (above the highest rating offered, so it never reaches nothing). A
 //!   weak player so mostly finds a good move, often a slightly worse one,

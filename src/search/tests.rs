@@ -6,14 +6,17 @@
 //! Every search here runs on the test's own thread with a fresh table and
 //! a depth or node limit, so results are deterministic.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::alphabeta::{DOUBLE_EXTENSION, reverse_futility_cuts};
-use super::{JobSpec, Limits, SearchJob, Searcher, Silent, ThreadResult, budget};
+use super::{
+    Iteration, JobSpec, Limits, Reporter, SearchJob, Searcher, Silent, Strength, ThreadResult,
+    budget,
+};
 use crate::board::Board;
 use crate::board::parse_fen;
 use crate::score::{DRAW, INFINITY, mate_in, mated_in, tb_loss_in};
@@ -295,4 +298,63 @@ fn reverse_futility_never_cuts_against_a_proven_loss() {
     for beta in [tb_loss_in(7), mated_in(7)] {
         assert!(!reverse_futility_cuts(2, false, 900, beta), "{beta}");
     }
+}
+
+/// Records each reported line: its MultiPV number, depth and first move.
+#[derive(Default)]
+struct ShownLines(Mutex<Vec<(usize, i32, Move)>>);
+
+impl Reporter for ShownLines {
+    fn iteration(&self, iteration: &Iteration) {
+        let line = iteration.line;
+        let shown = (iteration.multipv, line.depth, line.pv[0]);
+        self.0.lock().unwrap().push(shown);
+    }
+    fn best_move(&self, _: Option<Move>, _: Option<Move>) {}
+    fn error(&self, _: &str) {}
+}
+
+#[test]
+fn a_limited_strength_shows_the_lines_asked_for_and_last_the_one_it_plays() {
+    // The weakest rating draws among four lines, often not the best: with
+    // MultiPV 1 only line 1 is shown, and a drawn line other than the best
+    // is shown after it, at the same depth, so the last line shown is
+    // always the move played. The seeds are fixed: some draws stray.
+    const SEARCHES: u64 = 20;
+    let root = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let mut strayed = 0;
+    for seed in 0..SEARCHES {
+        let shown = Arc::new(ShownLines::default());
+        let reporter: Arc<dyn Reporter> = shown.clone();
+        let (job, _) = SearchJob::new(JobSpec {
+            game_keys: vec![root.key()],
+            root_moves: root.pos().legal_moves().into_iter().collect(),
+            root: root.clone(),
+            limits: Limits::depth(4),
+            multipv: 1,
+            strength: Some(Strength::new(1350, seed)),
+            time: None,
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            threads: 1,
+            reporter,
+            tablebase: None,
+            started: Instant::now(),
+        });
+        let played = search(&job).unwrap().pv[0];
+        let shown = shown.0.lock().unwrap();
+        assert!(
+            shown.iter().all(|&(multipv, _, _)| multipv == 1),
+            "{shown:?}"
+        );
+        let &(_, last_depth, last_move) = shown.last().unwrap();
+        assert_eq!(last_move, played, "{shown:?}");
+        let (_, before_depth, _) = shown[shown.len() - 2];
+        if before_depth == last_depth {
+            strayed += 1;
+        }
+    }
+    assert!(
+        (1..SEARCHES).contains(&strayed),
+        "{strayed} of {SEARCHES} strayed"
+    );
 }
