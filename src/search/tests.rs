@@ -82,14 +82,17 @@ fn stop_is_honoured_at_once_in_the_first_iteration() {
 fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
     let depth_one = job_from(EIGHTEEN_ROOKS, Limits::depth(1));
     search(&depth_one).unwrap();
-    let half = depth_one.control.total_nodes() / 2;
+    // Three quarters of depth 1: enough for the first root move to be
+    // searched in full (with gen 6 its tree is more than half of the
+    // iteration's), not for every move.
+    let limit = depth_one.control.total_nodes() * 3 / 4;
     let limits = Limits {
-        nodes: Some(half),
+        nodes: Some(limit),
         ..Limits::default()
     };
     let job = job_from(EIGHTEEN_ROOKS, limits);
     let result = search(&job).unwrap();
-    assert!(job.control.total_nodes() <= half + STOP_LATENCY_NODES);
+    assert!(job.control.total_nodes() <= limit + STOP_LATENCY_NODES);
     assert!(!result.complete, "{result:?}");
     assert_eq!(result.depth, 1, "reported at the depth it was searching");
     assert!(result.score > -INFINITY && result.score < INFINITY);
@@ -98,12 +101,14 @@ fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
 
 #[test]
 fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
-    // WAC.196, where the best move changes at depth 16 (c5d6 at 15, b8b6
-    // at 16 since quiet moves are scored when the picker reaches them;
-    // before, it changed at 13). A cut just before depth 16 completes
-    // must play depth 16's choice, not fall back on depth 15's.
-    const FEN: &str = "rr4k1/p1pq2pp/Q1n1pn2/2bpp3/4P3/2PP1NN1/PP3PPP/R1B1K2R b KQ - 0 1";
-    const DEPTH: i32 = 16;
+    // A middlegame of the bench candidates where, with network gen 6, the
+    // best move changes at depth 15 (a4b5 at 14, h2h3 at 15; the premise
+    // is asserted below, as it moves with the network and the search: in
+    // WAC.196, used before, gen 6 plays b8b6 from depth 4 on). A cut just
+    // before depth 15 completes must play depth 15's choice, not fall
+    // back on depth 14's.
+    const FEN: &str = "r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18";
+    const DEPTH: i32 = 15;
     let full = job_from(FEN, Limits::depth(DEPTH));
     let complete = search(&full).unwrap();
     let before = search(&job_from(FEN, Limits::depth(DEPTH - 1))).unwrap();
