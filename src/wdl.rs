@@ -29,11 +29,11 @@ use crate::material::{PAWN, classical_value};
 use crate::score::{MAX_EVAL, is_decisive, is_mate};
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const A_BASE: f64 = 407.0;
-const A_SLOPE: f64 = -242.5;
+const A_BASE: f64 = 379.0;
+const A_SLOPE: f64 = -217.0;
 /// `b(m) = B_BASE + B_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const B_BASE: f64 = 97.2;
-const B_SLOPE: f64 = -22.2;
+const B_BASE: f64 = 74.5;
+const B_SLOPE: f64 = -3.8;
 /// Material is counted pawn 1, minor 3, rook 5, queen 9, clamped to
 /// `MATERIAL_MIN..=MATERIAL_MAX` (as in the fit) and scaled by this.
 const MATERIAL_SCALE: f64 = 58.0;
