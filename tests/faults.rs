@@ -9,7 +9,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Engine, PROMPT, SEARCH, assert_legal_bestmove, errors, position};
+use common::{Engine, PROMPT, SEARCH, assert_legal_bestmove, deepest_depth, errors, position};
 use rookery::score::MAX_DEPTH;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -105,12 +105,7 @@ fn a_depth_beyond_the_maximum_is_clamped_and_finishes() {
     engine.send(&format!("position fen {fen}"));
     let lines = engine.go("depth 100000");
     assert_legal_bestmove(&lines, &pos, STD);
-    let deepest = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("info depth "))
-        .filter_map(|rest| rest.split_whitespace().next()?.parse::<i32>().ok())
-        .max()
-        .unwrap();
+    let deepest = deepest_depth(&lines);
     assert_eq!(deepest, MAX_DEPTH, "the deepest iteration is the clamp");
     engine.send("isready");
     engine.wait_for("readyok", PROMPT);

@@ -39,6 +39,16 @@ pub fn command(engine: &mut Engine, cmd: &str) -> Vec<String> {
     engine.sync()
 }
 
+/// The deepest `info depth N` among `lines`; panics when there is none.
+pub fn deepest_depth(lines: &[String]) -> i32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse::<i32>().ok())
+        .max()
+        .expect("an info depth line")
+}
+
 /// Reads a test data file, failing with its path.
 pub fn read_data(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))

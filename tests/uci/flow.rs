@@ -90,12 +90,7 @@ fn end_of_input_ends_a_mate_search_that_finds_none() {
     assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:#?}");
     // It gives up past 2·2 − 1 + 8 = 11 plies: at most the iteration after
     // that is begun (cut, if the end of input was read late).
-    let deepest = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("info depth "))
-        .filter_map(|rest| rest.split_whitespace().next()?.parse::<i32>().ok())
-        .max()
-        .unwrap();
+    let deepest = deepest_depth(&lines);
     assert!((11..=12).contains(&deepest), "{lines:#?}");
 }
 
