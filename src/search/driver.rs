@@ -22,7 +22,7 @@
 //! whether another one fits the time (the soft limit).
 
 use super::tunables;
-use super::{CANDIDATE_LINES, Limits, SearchJob, Searcher, Stability, ThreadResult};
+use super::{CANDIDATE_LINES, SearchJob, Searcher, Stability, ThreadResult};
 use crate::board::KeyHistory;
 use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
 
@@ -215,10 +215,7 @@ impl Searcher {
         {
             return true;
         }
-        if let Some(mate) = job.spec.limits.mate
-            && job.control.has_input_ended()
-            && result.depth >= Limits::mate_search_depth(mate)
-        {
+        if job.mate_search_cap().is_some_and(|cap| result.depth >= cap) {
             return true;
         }
         if job

@@ -164,6 +164,15 @@ impl SearchJob {
         }
     }
 
+    /// The depth past which a `go mate` search gives up, once the input
+    /// has ended and nobody is left to stop it; `None` otherwise.
+    fn mate_search_cap(&self) -> Option<i32> {
+        let mate = self.spec.limits.mate?;
+        self.control
+            .has_input_ended()
+            .then(|| Limits::mate_search_depth(mate))
+    }
+
     /// A job and the receiver that gets the chosen result (`None` when no
     /// move was searched) once the `bestmove` has been printed and every
     /// thread is idle.

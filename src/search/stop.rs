@@ -3,7 +3,7 @@
 //! (neither limit while pondering, nor in `go infinite`, which searches
 //! until `stop` whatever limits come with it), or, once the input has
 //! ended, a `go mate` iteration deeper than the mate could need
-//! ([`super::Limits::mate_search_depth`]).
+//! ([`super::SearchJob::mate_search_cap`]).
 //!
 //! The check is cheap enough for every node: the shared flag and the clock
 //! are read only every [`STOP_CHECK_INTERVAL`] nodes, the node limit (main
@@ -12,7 +12,7 @@
 //! cut, so a search stopped early still answers with a searched move.
 //! Once a thread has said stop it keeps saying so until its next search.
 
-use super::{Limits, SearchJob, Searcher};
+use super::{SearchJob, Searcher};
 
 /// Nodes between two looks at the stop flag and the clock (a power of two:
 /// about a millisecond of search).
@@ -36,12 +36,9 @@ impl Searcher {
                     .spec
                     .time
                     .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard);
-                let mate_given_up = control.has_input_ended()
-                    && job
-                        .spec
-                        .limits
-                        .mate
-                        .is_some_and(|mate| self.root_depth > Limits::mate_search_depth(mate));
+                let mate_given_up = job
+                    .mate_search_cap()
+                    .is_some_and(|cap| self.root_depth > cap);
                 if out_of_time || mate_given_up {
                     self.aborted = true;
                 }
