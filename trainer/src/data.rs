@@ -19,7 +19,9 @@
 //! with mirroring is two passes over the one stored set, every position
 //! once each way, so the set takes its positions' memory and no more.
 
+use std::collections::HashSet;
 use std::fs::File;
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
@@ -34,7 +36,7 @@ pub const MAX_PIECES: usize = 32;
 const FILE_BITS: u16 = 0b111;
 
 /// One training position, from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sample {
     /// Active features: `[0]` the side to move's perspective, `[1]` the
     /// other's; the first `piece_count` of each are used.
@@ -117,12 +119,17 @@ impl Sample {
 /// What a set of game files gave: each game's training samples.
 pub struct Loaded {
     pub games: Vec<Vec<Sample>>,
+    /// Games dropped because an earlier one had the same samples.
+    pub duplicates: usize,
 }
 
 /// Reads every game of `paths` (in parallel, one thread per file) and keeps
-/// their training positions, in file order.
+/// their training positions, in file order. A game whose samples repeat an
+/// earlier game's is dropped: a file named twice, or a snapshot beside the
+/// file it was copied from, would otherwise be trained on twice and sit on
+/// both sides of the validation split.
 pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
-    let per_file: Vec<io::Result<Loaded>> = std::thread::scope(|scope| {
+    let per_file: Vec<io::Result<Vec<Vec<Sample>>>> = std::thread::scope(|scope| {
         let workers: Vec<_> = paths
             .iter()
             .map(|path| scope.spawn(move || load_file(path)))
@@ -132,33 +139,47 @@ pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
             .map(|worker| worker.join().expect("a loader thread panicked"))
             .collect()
     });
-    let mut loaded = Loaded { games: Vec::new() };
+    let mut loaded = Loaded {
+        games: Vec::new(),
+        duplicates: 0,
+    };
+    let mut seen = HashSet::new();
     for file in per_file {
-        loaded.games.extend(file?.games);
+        for game in file? {
+            let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(&game);
+            if game.is_empty() || seen.insert(hash) {
+                loaded.games.push(game);
+            } else {
+                loaded.duplicates += 1;
+            }
+        }
     }
     Ok(loaded)
 }
 
-fn load_file(path: &Path) -> io::Result<Loaded> {
+/// Each game's training samples, in file order.
+fn load_file(path: &Path) -> io::Result<Vec<Vec<Sample>>> {
     let with_path =
         |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
     let file = File::open(path).map_err(with_path)?;
     let input: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(BufReader::new(liblzma::read::XzDecoder::new(file)))
+        Box::new(BufReader::new(liblzma::read::XzDecoder::new_multi_decoder(
+            file,
+        )))
     } else {
         Box::new(BufReader::new(file))
     };
     let mut reader = GameReader::new(input).map_err(with_path)?;
-    let mut loaded = Loaded { games: Vec::new() };
+    let mut games = Vec::new();
     while let Some(game) = reader.next_game().map_err(with_path)? {
-        loaded.games.push(
+        games.push(
             game.training_positions()
                 .iter()
                 .filter_map(|p| Sample::new(&p.pos, p.white_score, p.result))
                 .collect(),
         );
     }
-    Ok(loaded)
+    Ok(games)
 }
 
 /// Puts `samples` in a uniformly random order (Fisher–Yates).
@@ -280,28 +301,53 @@ mod tests {
         }
     }
 
+    /// The archive's first games (a headerless version-1 file).
+    const ARCHIVE_GAMES: &[u8] =
+        include_bytes!("../../tests/data/selfplay/a1153ef_s30001_first5.bin");
+
     #[test]
-    fn an_xz_file_loads_as_its_plain_form() {
+    fn an_xz_file_loads_as_its_plain_form_every_stream_of_it() {
         use std::io::Write;
-        // The archive's first games (a headerless version-1 file).
-        const GAMES: &[u8] = include_bytes!("../../tests/data/selfplay/a1153ef_s30001_first5.bin");
+        const GAMES: &[u8] = ARCHIVE_GAMES;
         const COMPRESSION_LEVEL: u32 = 6;
         let dir = std::env::temp_dir().join(format!("rookery-trainer-xz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let plain = dir.join("games.bin");
         let compressed = dir.join("games.bin.xz");
-        std::fs::write(&plain, GAMES).unwrap();
-        let mut encoder =
-            liblzma::write::XzEncoder::new(File::create(&compressed).unwrap(), COMPRESSION_LEVEL);
-        encoder.write_all(GAMES).unwrap();
-        encoder.finish().unwrap();
+        // Two copies, compressed as two xz streams one after the other (as
+        // `cat a.xz b.xz` makes): the second must not be cut off.
+        std::fs::write(&plain, GAMES.repeat(2)).unwrap();
+        let mut streams = Vec::new();
+        for _ in 0..2 {
+            let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), COMPRESSION_LEVEL);
+            encoder.write_all(GAMES).unwrap();
+            streams.extend(encoder.finish().unwrap());
+        }
+        std::fs::write(&compressed, streams).unwrap();
 
-        let from_plain = load_files(&[plain]).unwrap().games;
-        let from_xz = load_files(&[compressed]).unwrap().games;
+        // `load_file`, not `load_files`, which would drop the second copy.
+        let from_plain = load_file(&plain).unwrap();
+        let from_xz = load_file(&compressed).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(from_plain.len(), 5);
-        assert!(from_plain.iter().map(Vec::len).sum::<usize>() > 100);
+        assert_eq!(from_plain.len(), 10);
+        assert!(from_plain.iter().map(Vec::len).sum::<usize>() > 200);
         assert_eq!(from_xz, from_plain);
+    }
+
+    #[test]
+    fn a_game_loaded_twice_is_kept_once() {
+        let dir = std::env::temp_dir().join(format!("rookery-trainer-dup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("games.bin");
+        let copy = dir.join("snapshot.bin");
+        std::fs::write(&file, ARCHIVE_GAMES).unwrap();
+        std::fs::write(&copy, &ARCHIVE_GAMES[..ARCHIVE_GAMES.len() / 2]).unwrap();
+        let once = load_files(std::slice::from_ref(&file)).unwrap();
+        let twice = load_files(&[file.clone(), copy, file]).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(once.duplicates, 0);
+        assert_eq!(twice.games, once.games);
+        assert!(twice.duplicates > once.games.len(), "{}", twice.duplicates);
     }
 
     #[test]

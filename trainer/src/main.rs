@@ -178,6 +178,12 @@ fn run(cli: Cli) -> Result<(), String> {
     let start = Instant::now();
     let loaded = data::load_files(&cli.files).map_err(|e| e.to_string())?;
     let games = loaded.games.len();
+    if loaded.duplicates > 0 {
+        eprintln!(
+            "dropped {} games that repeat an earlier game",
+            loaded.duplicates
+        );
+    }
     let mut rng = SplitMix64::new(cli.seed);
     let (mut training, validation) =
         data::split_validation(loaded.games, cli.val_fraction, &mut rng);

@@ -39,6 +39,10 @@ const QUANTISATION: [i32; TENSORS] = [QA, QA, QB, QA * QB];
 const FEATURE_WEIGHT_INIT: f32 = 0.125;
 /// Partial sums of the output layer's dot product (a vector's width).
 const LANES: usize = 16;
+const _: () = assert!(
+    HIDDEN.is_multiple_of(LANES),
+    "the output layer's dot product reads whole chunks of LANES"
+);
 
 /// The network in `f32`; also the shape of its gradients and moments.
 #[derive(Clone, Debug, PartialEq)]

@@ -254,7 +254,10 @@ impl Player {
     /// with the unfit openings, whose run of failures then says so).
     fn play_game(&mut self, rng: &mut SplitMix64) -> Option<(GameRecord, u64)> {
         let start = random_opening(rng)?;
+        // Each game starts as after `ucinewgame`: nothing learnt in one
+        // game (table, histories, correction) colours another's scores.
         self.tt.clear();
+        self.pool.new_game();
         let mut board = Board::new(start.clone());
         let mut keys = vec![board.key()];
         let mut plies = Vec::new();
