@@ -64,6 +64,13 @@ fn job_from(fen: &str, limits: Limits) -> SearchJob {
     job(root, keys, limits, 1)
 }
 
+/// [`job_from`], telling `reporter` what it finds.
+fn job_reporting(fen: &str, limits: Limits, reporter: Arc<dyn Reporter>) -> SearchJob {
+    let mut job = job_from(fen, limits);
+    job.spec.reporter = reporter;
+    job
+}
+
 fn search(job: &SearchJob) -> Option<ThreadResult> {
     Searcher::new(0).search(job)
 }
@@ -82,10 +89,9 @@ fn stop_is_honoured_at_once_in_the_first_iteration() {
 fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
     let depth_one = job_from(EIGHTEEN_ROOKS, Limits::depth(1));
     search(&depth_one).unwrap();
-    // Three quarters of depth 1: enough for the first root move to be
-    // searched in full (with gen 6 its tree is more than half of the
-    // iteration's), not for every move.
-    let limit = depth_one.control.total_nodes() * 3 / 4;
+    // Late in depth 1, so that some root moves are searched in full and
+    // the last is not, whatever the network makes each move's tree.
+    let limit = depth_one.control.total_nodes() - 2 * STOP_LATENCY_NODES;
     let limits = Limits {
         nodes: Some(limit),
         ..Limits::default()
@@ -101,21 +107,35 @@ fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
 
 #[test]
 fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
-    // A middlegame of the bench candidates where, with network gen 6, the
-    // best move changes at depth 15 (a4b5 at 14, h2h3 at 15; the premise
-    // is asserted below, as it moves with the network and the search: in
-    // WAC.196, used before, gen 6 plays b8b6 from depth 4 on). A cut just
-    // before depth 15 completes must play depth 15's choice, not fall
-    // back on depth 14's.
+    // A cut just before an iteration completes must play that iteration's
+    // choice, not fall back on the one before. That needs an iteration
+    // whose best move differs from the previous one's; where this happens
+    // moves with the network and the search, so the test finds it: the
+    // deepest change up to MAX_DEPTH in a middlegame of the bench
+    // candidates (WAC.196, used before, settled on b8b6 from depth 4
+    // under network gen 6).
     const FEN: &str = "r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18";
-    const DEPTH: i32 = 15;
-    let full = job_from(FEN, Limits::depth(DEPTH));
-    let complete = search(&full).unwrap();
-    let before = search(&job_from(FEN, Limits::depth(DEPTH - 1))).unwrap();
-    assert_ne!(
-        before.pv[0], complete.pv[0],
-        "the premise: the best move changes at depth {DEPTH}"
-    );
+    const MAX_DEPTH: i32 = 15;
+    // Deep enough that the iteration is long and the cut lands late in it.
+    const MIN_DEPTH: i32 = 8;
+    let shown = Arc::new(ShownLines::default());
+    search(&job_reporting(FEN, Limits::depth(MAX_DEPTH), shown.clone())).unwrap();
+    let mut best_by_depth: Vec<(i32, Move)> = Vec::new();
+    for &(_, depth, best) in shown.0.lock().unwrap().iter() {
+        // An iteration's last line is its result.
+        if best_by_depth.last().is_some_and(|&(last, _)| last == depth) {
+            best_by_depth.pop();
+        }
+        best_by_depth.push((depth, best));
+    }
+    let (depth, best) = best_by_depth
+        .windows(2)
+        .filter(|pair| pair[0].1 != pair[1].1 && pair[1].0 >= MIN_DEPTH)
+        .map(|pair| pair[1])
+        .next_back()
+        .unwrap_or_else(|| panic!("the premise: the best move changes, {best_by_depth:?}"));
+    let full = job_from(FEN, Limits::depth(depth));
+    assert_eq!(search(&full).unwrap().pv[0], best);
     let limits = Limits {
         nodes: Some(full.control.total_nodes() - 2 * STOP_LATENCY_NODES),
         ..Limits::default()
@@ -123,8 +143,8 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
     let cut = search(&job_from(FEN, limits)).unwrap();
     assert_eq!(
         (cut.depth, cut.complete, cut.pv[0]),
-        (DEPTH, false, complete.pv[0]),
-        "{cut:?}"
+        (depth, false, best),
+        "{cut:?}, best moves by depth {best_by_depth:?}"
     );
 }
 
