@@ -12,8 +12,10 @@
 //!
 //! Files are read in parallel, one thread per file (replaying the games'
 //! moves is what costs, not the reading). A file whose name ends in `.xz`
-//! (the self-play archive's form) is decompressed as it is read, with the
-//! `liblzma` crate; any other file is read as it is.
+//! (the self-play archive's form) is decompressed as it is read, every xz
+//! stream of it (`cat a.xz b.xz` is one file), with the `liblzma` crate;
+//! any other file is read as it is. A game whose samples repeat an earlier
+//! game's is dropped before the validation split (see [`load_files`]).
 //!
 //! Mirroring happens in place, pass by pass ([`prepare_pass`]): an epoch
 //! with mirroring is two passes over the one stored set, every position
@@ -127,7 +129,9 @@ pub struct Loaded {
 /// their training positions, in file order. A game whose samples repeat an
 /// earlier game's is dropped: a file named twice, or a snapshot beside the
 /// file it was copied from, would otherwise be trained on twice and sit on
-/// both sides of the validation split.
+/// both sides of the validation split. Games are compared by a 64-bit hash
+/// of their samples (two distinct games collide with odds of about
+/// n²/2⁶⁵, negligible); games with no training position are all kept.
 pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
     let per_file: Vec<io::Result<Vec<Vec<Sample>>>> = std::thread::scope(|scope| {
         let workers: Vec<_> = paths
@@ -308,7 +312,6 @@ mod tests {
     #[test]
     fn an_xz_file_loads_as_its_plain_form_every_stream_of_it() {
         use std::io::Write;
-        const GAMES: &[u8] = ARCHIVE_GAMES;
         const COMPRESSION_LEVEL: u32 = 6;
         let dir = std::env::temp_dir().join(format!("rookery-trainer-xz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -316,11 +319,11 @@ mod tests {
         let compressed = dir.join("games.bin.xz");
         // Two copies, compressed as two xz streams one after the other (as
         // `cat a.xz b.xz` makes): the second must not be cut off.
-        std::fs::write(&plain, GAMES.repeat(2)).unwrap();
+        std::fs::write(&plain, ARCHIVE_GAMES.repeat(2)).unwrap();
         let mut streams = Vec::new();
         for _ in 0..2 {
             let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), COMPRESSION_LEVEL);
-            encoder.write_all(GAMES).unwrap();
+            encoder.write_all(ARCHIVE_GAMES).unwrap();
             streams.extend(encoder.finish().unwrap());
         }
         std::fs::write(&compressed, streams).unwrap();
