@@ -7,9 +7,11 @@
 //!
 //! The check is cheap enough for every node: the shared flag and the clock
 //! are read only every [`STOP_CHECK_INTERVAL`] nodes, the node limit (main
-//! thread only) on every call. It holds from the very first node, first
-//! iteration included: the driver keeps the best root move found before the
-//! cut, so a search stopped early still answers with a searched move.
+//! thread only) on every call. `stop` and the node limit hold from the very
+//! first node, first iteration included: the driver keeps the best root
+//! move found before the cut. The clock waits until there is such a move,
+//! so that no time control, however short, is answered with an unsearched
+//! move.
 //! Once a thread has said stop it keeps saying so until its next search.
 
 use super::{SearchJob, Searcher};
@@ -35,7 +37,8 @@ impl Searcher {
                 let out_of_time = job
                     .spec
                     .time
-                    .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard);
+                    .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard)
+                    && self.has_a_searched_move();
                 let mate_given_up = job
                     .mate_search_cap()
                     .is_some_and(|cap| self.root_depth > cap);
@@ -61,5 +64,14 @@ impl Searcher {
             job.control.stop();
         }
         self.aborted
+    }
+
+    /// Whether the search has a move to answer with: some iteration done,
+    /// or a root move of the first one searched. Until then the clock
+    /// waits (a few thousand nodes at most, even with eighteen rooks):
+    /// with 100 ms left the hard limit can pass before the first node, and
+    /// the answer would be an unsearched move.
+    fn has_a_searched_move(&self) -> bool {
+        self.root_depth > 1 || !self.excluded_root_moves.is_empty() || self.iteration_best.is_some()
     }
 }

@@ -86,6 +86,23 @@ fn stop_is_honoured_at_once_in_the_first_iteration() {
 }
 
 #[test]
+fn a_clock_spent_before_the_first_node_still_answers_with_a_searched_move() {
+    // `go wtime 100 btime 100` on a loaded machine: the hard limit can pass
+    // before the search starts. It used to stop at node 0 and play the
+    // first legal move unsearched (a2a3 from the start), with no `info`.
+    let mut job = job_from(EIGHTEEN_ROOKS, Limits::default());
+    job.spec.time = Some(super::TimeBudget {
+        soft: Duration::ZERO,
+        hard: Duration::ZERO,
+        adjustable: false,
+    });
+    let result = search(&job).expect("a searched move");
+    assert_eq!(result.depth, 1, "{result:?}");
+    assert!(result.score > -INFINITY && result.score < INFINITY);
+    assert!(job.spec.root.pos().is_legal(result.pv[0]));
+}
+
+#[test]
 fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
     let depth_one = job_from(EIGHTEEN_ROOKS, Limits::depth(1));
     search(&depth_one).unwrap();
