@@ -4,9 +4,10 @@
 //! Every worker thread plays games on its own: a few random legal plies
 //! from the starting position (so no two games are alike), then a
 //! node-limited search for every move, with its own single-thread search
-//! pool and table, both reset before each game as after `ucinewgame`. The node limit is soft: no iteration starts past it, so
-//! the score of a move comes from a completed iteration (a score cut
-//! inside one is only a bound). A hard cap of [`HARD_NODES_FACTOR`] times
+//! pool and table, both reset before each game as after `ucinewgame`. The
+//! node limit is soft: no iteration starts past it, so the score of a move
+//! comes from a completed iteration (a score cut inside one is only a
+//! bound). A hard cap of [`HARD_NODES_FACTOR`] times
 //! the limit bounds the rare iteration that runs long; a move it cuts is
 //! played but recorded without a score. Openings the first search already
 //! judges lost for one side are dropped. Games end by the rules (mate, stalemate, repetition,
