@@ -2,8 +2,9 @@
 //!
 //! Either can take hours at a large depth. Run on the protocol thread, it
 //! left `isready` unanswered and `stop` unheard until it was done; here the
-//! loop reads on: `isready` is answered while it runs, and `stop`, a new
-//! `go` or `ucinewgame` end it (it reports that it stopped). `quit` and the
+//! loop reads on: `isready` is answered while it runs, and `stop` ends it
+//! (it reports that it stopped). A new `go`, `ucinewgame` or other command
+//! that needs the engine idle waits for it (`queue`), and `quit` and the
 //! end of input let it finish, since its output is what was asked for (a
 //! script that pipes `go perft 5` and `quit` gets its count, as from
 //! Stockfish, whose loop waits for it).

@@ -3,8 +3,9 @@
 //! flight.
 //!
 //! Every UCI command lands in [`Engine::handle`]. Commands never block on a
-//! running search except where they must (a new `go`, `ucinewgame`, `quit`,
-//! end of input): `isready`, `stop` and `ponderhit` are answered at once.
+//! running search: `isready`, `stop` and `ponderhit` are answered at once,
+//! and a command that needs the engine idle waits for a finite search in a
+//! queue ([`queue`], which says why) while the loop reads on.
 //! The non-standard `bench` and `go perft` run on a thread of their own
 //! ([`background`], which says what ends them), so the loop stays
 //! responsive while they run; `d` and `eval` are answered at once.
@@ -22,8 +23,10 @@
 
 mod background;
 pub(crate) mod command;
+mod queue;
 mod settings;
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -109,6 +112,9 @@ pub struct Engine {
     pool: ThreadPool,
     game: Game,
     search: Option<RunningSearch>,
+    /// Commands read while a finite search runs that wait for its end, each
+    /// with the moment it was read.
+    queued: VecDeque<(Command, Instant)>,
     /// A `bench` or `go perft` in progress.
     task: Option<BackgroundTask>,
     protocol: Arc<dyn Protocol>,
@@ -172,6 +178,7 @@ impl Engine {
             pool,
             game: Game::new(Chess::default()),
             search: None,
+            queued: VecDeque::new(),
             task: None,
             protocol,
             strength_seeds: SplitMix64::new(clock_seed()),
@@ -234,8 +241,25 @@ impl Engine {
 
     /// End of input: a finite search finishes and prints its bestmove; an
     /// unbounded or pondering one is stopped, and a `go mate` search that
-    /// finds no mate gives up at a depth its mate would have shown by.
+    /// finds no mate gives up at a depth its mate would have shown by. Then
+    /// the queued commands are carried out alike.
     pub fn end_of_input(&mut self) {
+        loop {
+            let next = self.queued.front();
+            if next.is_none_or(|(command, _)| queue::needs_idle(command)) {
+                self.finish_for_end_of_input();
+            }
+            let Some((command, received)) = self.queued.pop_front() else {
+                return;
+            };
+            if self.execute(command, received) == Flow::Quit {
+                return;
+            }
+        }
+    }
+
+    /// Lets the running search end as at the end of input, and waits for it.
+    fn finish_for_end_of_input(&mut self) {
         if let Some(search) = &self.search {
             let job = &search.job;
             if job.spec.limits.is_unbounded() || job.control.is_pondering() {
@@ -247,9 +271,17 @@ impl Engine {
         self.wait_for_search();
     }
 
-    /// Carries out `command`, read at `received` (a `go`'s clock runs from
-    /// then).
+    /// Takes `command`, read at `received` (a `go`'s clock runs from then):
+    /// carries it out, or queues it behind the running search.
     pub fn handle(&mut self, command: Command, received: Instant) -> Flow {
+        match self.queue_if_waiting(command, received) {
+            Some(command) => self.execute(command, received),
+            None => Flow::Continue,
+        }
+    }
+
+    /// Carries out `command`, read at `received`.
+    fn execute(&mut self, command: Command, received: Instant) -> Flow {
         match command {
             Command::Uci => self.uci(),
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),

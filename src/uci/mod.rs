@@ -5,11 +5,13 @@
 //!
 //! stdin is read on its own thread so the loop is never stuck in a read
 //! while a search runs: `isready`, `stop`, `ponderhit` and `quit` are
-//! answered at once. Bytes that are not UTF-8 are replaced, not fatal. End
-//! of input behaves like `quit`, except that a finite search (`go depth`,
+//! answered at once, and commands that wait for a finite search (a script
+//! that pipes several `go`s) wait in the engine's queue while the loop
+//! reads on. Bytes that are not UTF-8 are replaced, not fatal. End of input
+//! behaves like `quit`, except that a finite search (`go depth`,
 //! `movetime`, a clock) first finishes and prints its `bestmove` (a `go
 //! mate` that finds no mate gives up a few plies past the mate's length),
-//! and so does a `bench` or `go perft`.
+//! and so do a `bench` or `go perft` and the queued commands.
 
 pub mod command;
 pub(crate) mod format;
@@ -17,7 +19,9 @@ pub mod options;
 
 use std::io::BufRead;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use crossbeam::channel::RecvTimeoutError;
 
 use crate::engine::{Engine, Flow, Protocol, ReportStyle};
 use crate::options::Options;
@@ -40,6 +44,12 @@ impl Protocol for Uci {
         Arc::new(format::UciReporter(style))
     }
 }
+
+/// How often the loop looks whether the search that queued commands wait
+/// for has ended ([`Engine::run_queued`]). Only a script that sends a new
+/// `go` before the last `bestmove` queues commands; this delays each of
+/// them by at most this long.
+const QUEUE_POLL: Duration = Duration::from_millis(1);
 
 /// What the reader thread passes to the loop: a line with the moment it
 /// was read (a `go`'s clock runs from then, not from when the loop, maybe
@@ -80,7 +90,21 @@ pub fn run(mut engine: Engine) {
         return;
     }
 
-    for input in inbox {
+    loop {
+        let input = if engine.has_queued() {
+            match inbox.recv_timeout(QUEUE_POLL) {
+                Ok(input) => input,
+                Err(RecvTimeoutError::Timeout) => {
+                    if engine.run_queued() == Flow::Quit {
+                        return;
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => Input::End,
+            }
+        } else {
+            inbox.recv().unwrap_or(Input::End)
+        };
         match input {
             Input::Line(line, received) => {
                 log::debug!(">> {}", line.trim_end());

@@ -191,6 +191,100 @@ fn go_or_ucinewgame_during_a_search_ends_it_with_one_bestmove() {
     assert_eq!(bestmoves, 1, "{lines:#?}");
 }
 
+/// Splits `lines` at each `bestmove`: the lines of each search, its
+/// `bestmove` last.
+fn searches(lines: &[String]) -> Vec<Vec<String>> {
+    let mut searches = vec![Vec::new()];
+    for line in lines {
+        searches.last_mut().unwrap().push(line.clone());
+        if line.starts_with("bestmove") {
+            searches.push(Vec::new());
+        }
+    }
+    searches.pop();
+    searches
+}
+
+#[test]
+fn piped_commands_wait_for_a_finite_search_and_run_in_order() {
+    // A script that pipes its queries without waiting for each bestmove:
+    // the second go used to stop the first search at once (an unsearched
+    // first legal move), and the setoption and perft were refused.
+    let second = position(Some("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), &[], STD);
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go depth 7");
+    engine.send(&format!("position fen {}", fen_of(&second)));
+    engine.send("go depth 7");
+    engine.send("setoption name Hash value 2");
+    engine.send("go perft 2");
+    engine.send("ucinewgame");
+    engine.send("position startpos moves e2e4");
+    engine.send("go depth 3");
+    let mut lines = engine.wait_for("bestmove", SEARCH);
+    lines.extend(engine.wait_for("bestmove", SEARCH));
+    lines.extend(engine.wait_for("bestmove", SEARCH));
+    lines.extend(engine.sync());
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let searches = searches(&lines);
+    assert_eq!(searches.len(), 3, "{lines:#?}");
+    let after_e4 = position(None, &["e2e4"], STD);
+    for (search, (pos, depth)) in
+        searches
+            .iter()
+            .zip([(Chess::default(), 7), (second, 7), (after_e4, 3)])
+    {
+        assert_eq!(deepest_depth(search), depth, "{search:#?}");
+        assert_legal_bestmove(search, &pos, STD);
+        assert_pvs_legal(search, &pos, STD);
+    }
+    // The perft ran on the second position, after its search.
+    assert!(
+        searches[2].contains(&"info string Nodes searched: 44".to_string()),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn stop_ends_the_running_and_every_queued_search() {
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go depth 60");
+    engine.send("go depth 60");
+    // isready is answered at once, queue or not.
+    engine.send("isready");
+    let mut lines = engine.wait_for("readyok", PROMPT);
+    assert_no_bestmove(&lines, "before stop");
+    engine.send("stop");
+    lines.extend(engine.wait_for("bestmove", PROMPT));
+    lines.extend(engine.wait_for("bestmove", PROMPT));
+    // The queue is empty: isready now follows everything before it.
+    let after = engine.sync();
+    assert_eq!(after, vec!["readyok".to_string()], "{lines:#?}");
+    for search in searches(&lines) {
+        assert_legal_bestmove(&search, &Chess::default(), STD);
+    }
+}
+
+#[test]
+fn end_of_input_carries_out_the_queued_commands() {
+    let second = position(None, &["d2d4", "d7d5"], STD);
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    engine.send("position startpos moves d2d4 d7d5");
+    engine.send("go depth 6");
+    engine.close_stdin();
+    let lines = engine.collect_for(SEARCH);
+    assert!(engine.wait_exit(PROMPT * 5).success());
+    let searches = searches(&lines);
+    assert_eq!(searches.len(), 2, "{lines:#?}");
+    for (search, pos) in searches.iter().zip([Chess::default(), second]) {
+        assert_eq!(deepest_depth(search), 6, "{search:#?}");
+        assert_legal_bestmove(search, &pos, STD);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Pondering.
 
