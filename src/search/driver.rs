@@ -16,7 +16,7 @@
 //!   unsearched;
 //! * otherwise the last completed iteration stands, and a first iteration
 //!   cut before any root move was searched leaves nothing (the pool then
-//!   plays the first legal move).
+//!   plays the table's move for the root, or the first legal move).
 //!
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).

@@ -13,7 +13,8 @@
 //! `ponderhit` lets it) it stops the helpers, gathers their last results,
 //! picks the deepest ([`ThreadResult::rank`]), and prints exactly one
 //! `bestmove`. A panic in any thread is caught: the thread starts afresh
-//! and the result comes from the others, or from the first legal move. A
+//! and the result comes from the others, or, when no thread searched a
+//! root move, from the table's move for the root or the first legal one. A
 //! panic while the leader concludes is caught too, so that a `bestmove` is
 //! still printed (once) and `stop`/`quit` are not left waiting.
 
@@ -197,11 +198,15 @@ fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
     }
 }
 
-/// The move to play (the first root move when nothing was searched, none
-/// without legal moves) and the reply to ponder on.
+/// The move to play and the reply to ponder on. When nothing was searched
+/// (a `stop` before the first root move was done), the move is the table's
+/// for the root if it is one of the root moves, which an earlier search
+/// of the same position left there, else the first root move; none without
+/// legal moves.
 fn best_and_ponder(job: &SearchJob, chosen: Option<&ThreadResult>) -> (Option<Move>, Option<Move>) {
     let best = chosen
         .map(|r| r.pv[0])
+        .or_else(|| root_move_from_table(job))
         .or_else(|| job.spec.root_moves.first().copied());
     let ponder = best.and_then(|best| {
         chosen
@@ -209,6 +214,17 @@ fn best_and_ponder(job: &SearchJob, chosen: Option<&ThreadResult>) -> (Option<Mo
             .or_else(|| ponder_from_table(job, best))
     });
     (best, ponder)
+}
+
+/// The table's move for the root, if it is one of the moves to search.
+fn root_move_from_table(job: &SearchJob) -> Option<Move> {
+    let root = &job.spec.root;
+    let hit = job.spec.tt.probe(root.key(), 0, root.halfmoves())?;
+    job.spec
+        .root_moves
+        .iter()
+        .copied()
+        .find(|&m| hit.best_move.matches(m))
 }
 
 /// The expected reply to `best` from the table, when the PV is one move long.
@@ -318,8 +334,26 @@ mod tests {
     }
 
     #[test]
-    fn with_no_completed_iteration_the_first_legal_move_is_played() {
-        let (job, _finished) = startpos_job(1, 1);
-        assert_legal(best_and_ponder(&job, None).0);
+    fn with_nothing_searched_the_table_move_or_else_the_first_move_is_played() {
+        let (mut job, _finished) = startpos_job(1, 1);
+        let first = job.spec.root_moves[0];
+        assert_eq!(best_and_ponder(&job, None).0, Some(first));
+        // An earlier search left its move for the root in the table.
+        let known = *job.spec.root_moves.last().unwrap();
+        job.spec.tt.store(
+            job.spec.root.key(),
+            crate::tt::TtStore {
+                best_move: Some(known),
+                score: 0,
+                static_eval: 0,
+                depth: 10,
+                bound: crate::tt::Bound::Exact,
+                ply: 0,
+            },
+        );
+        assert_eq!(best_and_ponder(&job, None).0, Some(known));
+        // Not when `searchmoves` leaves it out.
+        job.spec.root_moves.retain(|&m| m != known);
+        assert_eq!(best_and_ponder(&job, None).0, Some(first));
     }
 }

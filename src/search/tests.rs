@@ -81,7 +81,8 @@ fn stop_is_honoured_at_once_in_the_first_iteration() {
     job.inject_stop = Some((1, 0));
     let result = search(&job);
     assert!(job.control.total_nodes() <= STOP_LATENCY_NODES);
-    // Nothing was searched: the pool falls back on the first legal move.
+    // Nothing was searched: the pool falls back on the table's move or the
+    // first legal move.
     assert_eq!(result, None);
 }
 
