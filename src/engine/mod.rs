@@ -2,10 +2,12 @@
 //! the Syzygy tables, the thread pool, the game position, and the search in
 //! flight.
 //!
-//! Every UCI command lands in [`Engine::handle`]. Commands never block on a
-//! running search: `isready`, `stop` and `ponderhit` are answered at once,
-//! and a command that needs the engine idle waits for a finite search in a
-//! queue ([`queue`], which says why) while the loop reads on.
+//! Every UCI command lands in [`Engine::handle`]. `isready` is answered at
+//! once and `stop` acts at once on the running search. A command that
+//! needs the engine idle waits for a finite search in a queue while the
+//! loop reads on, and so does every command after it, a `ponderhit`
+//! included ([`queue`], which says why, and how `stop`, `quit` and the end
+//! of input treat what waits).
 //! The non-standard `bench` and `go perft` run on a thread of their own
 //! ([`background`], which says what ends them), so the loop stays
 //! responsive while they run; `d` and `eval` are answered at once.
@@ -112,9 +114,8 @@ pub struct Engine {
     pool: ThreadPool,
     game: Game,
     search: Option<RunningSearch>,
-    /// Commands read while a finite search runs that wait for its end, each
-    /// with the moment it was read.
-    queued: VecDeque<(Command, Instant)>,
+    /// Commands read while a finite search runs that wait for its end.
+    queued: VecDeque<Command>,
     /// A `bench` or `go perft` in progress.
     task: Option<BackgroundTask>,
     protocol: Arc<dyn Protocol>,
@@ -239,42 +240,10 @@ impl Engine {
         self.wait_for_search();
     }
 
-    /// End of input: a finite search finishes and prints its bestmove; an
-    /// unbounded or pondering one is stopped, and a `go mate` search that
-    /// finds no mate gives up at a depth its mate would have shown by. Then
-    /// the queued commands are carried out alike.
-    pub fn end_of_input(&mut self) {
-        loop {
-            let next = self.queued.front();
-            if next.is_none_or(|(command, _)| queue::needs_idle(command)) {
-                self.finish_for_end_of_input();
-            }
-            let Some((command, received)) = self.queued.pop_front() else {
-                return;
-            };
-            if self.execute(command, received) == Flow::Quit {
-                return;
-            }
-        }
-    }
-
-    /// Lets the running search end as at the end of input, and waits for it.
-    fn finish_for_end_of_input(&mut self) {
-        if let Some(search) = &self.search {
-            let job = &search.job;
-            if job.spec.limits.is_unbounded() || job.control.is_pondering() {
-                job.control.stop();
-            } else {
-                job.control.end_input();
-            }
-        }
-        self.wait_for_search();
-    }
-
     /// Takes `command`, read at `received` (a `go`'s clock runs from then):
     /// carries it out, or queues it behind the running search.
     pub fn handle(&mut self, command: Command, received: Instant) -> Flow {
-        match self.queue_if_waiting(command, received) {
+        match self.queue_if_busy(command) {
             Some(command) => self.execute(command, received),
             None => Flow::Continue,
         }
@@ -302,12 +271,7 @@ impl Engine {
                 }
             }
             Command::Quit => {
-                // A search stops; a `bench` or `go perft` finishes first
-                // (see `background`).
-                if let Some(search) = &self.search {
-                    search.job.control.stop();
-                }
-                self.wait_for_search();
+                self.quit();
                 return Flow::Quit;
             }
             Command::Bench { depth } => {

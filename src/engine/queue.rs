@@ -1,4 +1,4 @@
-//! Commands that wait for a finite search to end.
+//! Commands that wait for a finite search to end, and the end of input.
 //!
 //! A GUI sends nothing but `stop`, `ponderhit` and `isready` while the
 //! engine searches. A script that pipes `position …` / `go depth N` pairs
@@ -11,13 +11,23 @@
 //! input is carried out in order, as by Stockfish, whose loop blocks until
 //! the search is done.
 //!
-//! Unlike a blocked loop, this one reads on. `isready` is answered at once
-//! and `quit` quits at once. `stop` ends the running search (or `bench`,
-//! `go perft`) and each queued one the moment it starts, as if a `stop`
-//! followed every queued `go`: each still answers with one `bestmove`. At the end of input the
-//! queue is carried out in order, each finite search to its end
-//! ([`Engine::end_of_input`]). An unbounded or pondering search is still ended by a new
-//! `go` or `ucinewgame` at once, since waiting for it would never end.
+//! Unlike a blocked loop, this one reads on:
+//! * `isready` is answered at once, so while commands wait, `readyok` no
+//!   longer says that they are done;
+//! * `stop` ends the running search, `bench` or `go perft`, and each queued
+//!   one the moment it starts, as if a `stop` followed each: every `go`
+//!   still answers with one `bestmove`;
+//! * `quit` does the same to the searches, lets a `bench` or `go perft`
+//!   finish (its output is what was asked for), carries out the rest of
+//!   the queue, and quits; the end of input carries it out with each
+//!   finite search run to its end.
+//!
+//! A queued command runs with the clock of the moment it starts, not of
+//! the moment it was read: a piped `go movetime 1000` searches its second.
+//! A `go mate` search that commands wait for gives up where its mate would
+//! have shown, as at the end of input, since no `stop` may come. A search
+//! without an end (`go infinite`, pondering) is still ended by a new `go`
+//! or `ucinewgame` at once, since waiting for it would never end.
 
 use std::time::Instant;
 
@@ -33,55 +43,101 @@ impl Engine {
     /// Carries out the waiting commands that can run now: all of them once
     /// the search they wait for has ended, up to the next one that must
     /// wait for a search that one of them started.
-    pub fn run_queued(&mut self) -> Flow {
-        while let Some((command, _)) = self.queued.front() {
-            if needs_idle(command) && self.runs_finite_work() {
+    pub fn run_queued(&mut self) {
+        while let Some(command) = self.queued.front() {
+            if waits_for_idle_engine(command) && self.runs_finite_work() {
                 break;
             }
-            let (command, received) = self.queued.pop_front().expect("the front was just read");
-            if self.execute(command, received) == Flow::Quit {
-                return Flow::Quit;
-            }
+            let command = self.queued.pop_front().expect("the front was just read");
+            self.execute_queued(command);
         }
-        Flow::Continue
     }
 
-    /// Queues `command`, read at `received`, if it has to wait; gives it
-    /// back if it is to be carried out now.
-    pub(super) fn queue_if_waiting(
-        &mut self,
-        command: Command,
-        received: Instant,
-    ) -> Option<Command> {
-        let waits = match command {
-            Command::IsReady | Command::Quit => false,
+    /// End of input: a finite search finishes and prints its bestmove; an
+    /// unbounded or pondering one is stopped, and a `go mate` search that
+    /// finds no mate gives up at a depth its mate would have shown by; a
+    /// `bench` or `go perft` finishes. Then the queued commands are carried
+    /// out alike, in order.
+    pub fn end_of_input(&mut self) {
+        loop {
+            if self.queued.front().is_none_or(waits_for_idle_engine) {
+                self.finish_running_work();
+            }
+            let Some(command) = self.queued.pop_front() else {
+                return;
+            };
+            self.execute_queued(command);
+        }
+    }
+
+    /// `quit`: the running search and every queued one stop (each queued
+    /// `go` as it starts), a `bench` or `go perft` finishes, and the rest of
+    /// the queue is carried out.
+    pub(super) fn quit(&mut self) {
+        if let Some(search) = &self.search {
+            search.job.control.stop();
+        }
+        self.stop_each_queued(|command| matches!(command, Command::Go(_)));
+        self.end_of_input();
+    }
+
+    /// Queues `command` if it has to wait; gives it back if it is to be
+    /// carried out now.
+    pub(super) fn queue_if_busy(&mut self, command: Command) -> Option<Command> {
+        match command {
+            Command::IsReady | Command::Quit => return Some(command),
             Command::Stop if self.has_queued() => {
-                self.stop_queued_searches();
-                false
+                self.stop_each_queued(|command| {
+                    matches!(
+                        command,
+                        Command::Go(_) | Command::Bench { .. } | Command::Perft { .. }
+                    )
+                });
+                return Some(command);
             }
-            _ => self.has_queued() || (needs_idle(&command) && self.runs_finite_work()),
-        };
-        if waits {
-            self.queued.push_back((command, received));
-            None
-        } else {
-            Some(command)
+            _ => {}
         }
+        let waits =
+            self.has_queued() || (waits_for_idle_engine(&command) && self.runs_finite_work());
+        if !waits {
+            return Some(command);
+        }
+        if let Some(search) = &self.search {
+            search.job.control.end_without_stop();
+        }
+        self.queued.push_back(command);
+        None
     }
 
-    /// `stop` read while commands wait: as if a `stop` followed every
-    /// queued `go`, `bench` and `go perft` (the running one is stopped by
-    /// the `stop` itself).
-    fn stop_queued_searches(&mut self) {
+    /// Carries out a command from the queue, with the clock of now.
+    fn execute_queued(&mut self, command: Command) {
+        let flow = self.execute(command, Instant::now());
+        debug_assert_eq!(flow, Flow::Continue, "quit is never queued");
+    }
+
+    /// Lets the running search end as at the end of input (an unbounded or
+    /// pondering one is stopped), and waits for it and for a `bench` or `go
+    /// perft`.
+    fn finish_running_work(&mut self) {
+        if let Some(search) = &self.search {
+            let job = &search.job;
+            if job.spec.limits.is_unbounded() || job.control.is_pondering() {
+                job.control.stop();
+            } else {
+                job.control.end_without_stop();
+            }
+        }
+        self.wait_for_search();
+    }
+
+    /// Puts a `stop` behind each queued command that `stoppable` picks.
+    fn stop_each_queued(&mut self, stoppable: impl Fn(&Command) -> bool) {
         let queued = std::mem::take(&mut self.queued);
-        for (command, received) in queued {
-            let stoppable = matches!(
-                command,
-                Command::Go(_) | Command::Bench { .. } | Command::Perft { .. }
-            );
-            self.queued.push_back((command, received));
-            if stoppable {
-                self.queued.push_back((Command::Stop, received));
+        for command in queued {
+            let stop_after = stoppable(&command);
+            self.queued.push_back(command);
+            if stop_after {
+                self.queued.push_back(Command::Stop);
             }
         }
     }
@@ -89,7 +145,9 @@ impl Engine {
     /// Whether a search that will end by itself runs, or a `bench` or `go
     /// perft`.
     fn runs_finite_work(&mut self) -> bool {
-        self.is_searching();
+        if !self.is_searching() {
+            return false;
+        }
         self.task.is_some()
             || self.search.as_ref().is_some_and(|search| {
                 !search.job.spec.limits.is_unbounded() && !search.job.control.is_pondering()
@@ -97,9 +155,11 @@ impl Engine {
     }
 }
 
-/// Whether `command` needs the engine idle: it would otherwise end the
-/// running search, or be refused while it runs.
-pub(super) fn needs_idle(command: &Command) -> bool {
+/// Whether `command` waits for a running finite search: a `go` or
+/// `ucinewgame` would end it, and a `bench`, `go perft` or `setoption` of
+/// the table, threads or network would be refused while it runs (every
+/// `setoption` waits, so that options change in the order they were sent).
+fn waits_for_idle_engine(command: &Command) -> bool {
     matches!(
         command,
         Command::Go(_)

@@ -20,8 +20,9 @@ use crossbeam::utils::CachePadded;
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
-    /// The engine's input has ended: nobody can send `stop` any more.
-    input_ended: AtomicBool,
+    /// No `stop` is to be waited for: the engine's input has ended, or
+    /// commands wait for this search to end by itself.
+    no_stop_coming: AtomicBool,
     /// When the `go` arrived.
     go_received: Instant,
     /// When the clock started, in nanoseconds after `go_received`; moved by
@@ -39,7 +40,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            input_ended: AtomicBool::new(false),
+            no_stop_coming: AtomicBool::new(false),
             go_received: started,
             clock_start_ns: AtomicU64::new(0),
             nodes: counters(threads),
@@ -55,14 +56,15 @@ impl SearchControl {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// The input has ended: a search that only `stop` would end must end
-    /// by itself (see [`super::Limits::mate_search_depth`]).
-    pub(crate) fn end_input(&self) {
-        self.input_ended.store(true, Ordering::Relaxed);
+    /// No `stop` is to be waited for (the input has ended, or commands
+    /// wait for the search to end): a search that only `stop` would end
+    /// must end by itself (see [`super::Limits::mate_search_depth`]).
+    pub(crate) fn end_without_stop(&self) {
+        self.no_stop_coming.store(true, Ordering::Relaxed);
     }
 
-    pub(crate) fn has_input_ended(&self) -> bool {
-        self.input_ended.load(Ordering::Relaxed)
+    pub(crate) fn must_end_without_stop(&self) -> bool {
+        self.no_stop_coming.load(Ordering::Relaxed)
     }
 
     pub(crate) fn is_pondering(&self) -> bool {

@@ -164,12 +164,13 @@ impl SearchJob {
         }
     }
 
-    /// The depth past which a `go mate` search gives up, once the input
-    /// has ended and nobody is left to stop it; `None` otherwise.
+    /// The depth past which a `go mate` search gives up once no `stop` is
+    /// to be waited for (the input has ended, or commands wait for the
+    /// search); `None` otherwise.
     fn mate_search_cap(&self) -> Option<i32> {
         let mate = self.spec.limits.mate?;
         self.control
-            .has_input_ended()
+            .must_end_without_stop()
             .then(|| Limits::mate_search_depth(mate))
     }
 

@@ -4,14 +4,14 @@
 //! [`Protocol`].
 //!
 //! stdin is read on its own thread so the loop is never stuck in a read
-//! while a search runs: `isready`, `stop`, `ponderhit` and `quit` are
-//! answered at once, and commands that wait for a finite search (a script
-//! that pipes several `go`s) wait in the engine's queue while the loop
-//! reads on. Bytes that are not UTF-8 are replaced, not fatal. End of input
-//! behaves like `quit`, except that a finite search (`go depth`,
-//! `movetime`, a clock) first finishes and prints its `bestmove` (a `go
-//! mate` that finds no mate gives up a few plies past the mate's length),
-//! and so do a `bench` or `go perft` and the queued commands.
+//! while a search runs: `isready` is answered at once, `stop`,
+//! `ponderhit` and `quit` act at once, and commands that wait for a finite
+//! search (a script that pipes several `go`s) wait in the engine's queue
+//! while the loop reads on (`engine::queue`). Bytes that are not UTF-8 are
+//! replaced, not fatal. End of input behaves like `quit`, except that a
+//! finite search (`go depth`, `movetime`, a clock) first finishes and
+//! prints its `bestmove` (a `go mate` that finds no mate gives up a few
+//! plies past the mate's length), and so do the queued ones.
 
 pub mod command;
 pub(crate) mod format;
@@ -45,10 +45,11 @@ impl Protocol for Uci {
     }
 }
 
-/// How often the loop looks whether the search that queued commands wait
-/// for has ended ([`Engine::run_queued`]). Only a script that sends a new
-/// `go` before the last `bestmove` queues commands; this delays each of
-/// them by at most this long.
+/// How often the loop looks, while no input comes, whether the search that
+/// queued commands wait for has ended ([`Engine::run_queued`]; it also
+/// looks after each line). Only a script that sends a new `go` before the
+/// last `bestmove` queues commands; this delays each of them by at most
+/// this long.
 const QUEUE_POLL: Duration = Duration::from_millis(1);
 
 /// What the reader thread passes to the loop: a line with the moment it
@@ -95,9 +96,7 @@ pub fn run(mut engine: Engine) {
             match inbox.recv_timeout(QUEUE_POLL) {
                 Ok(input) => input,
                 Err(RecvTimeoutError::Timeout) => {
-                    if engine.run_queued() == Flow::Quit {
-                        return;
-                    }
+                    engine.run_queued();
                     continue;
                 }
                 Err(RecvTimeoutError::Disconnected) => Input::End,
@@ -117,6 +116,7 @@ pub fn run(mut engine: Engine) {
                     Ok(None) => {}
                     Err(error) => output::error(&error),
                 }
+                engine.run_queued();
             }
             Input::End => {
                 engine.end_of_input();

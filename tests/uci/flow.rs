@@ -285,6 +285,54 @@ fn end_of_input_carries_out_the_queued_commands() {
     }
 }
 
+#[test]
+fn quit_stops_the_queued_searches_and_lets_a_queued_count_finish() {
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go depth 60");
+    engine.send("go depth 60");
+    engine.send("go perft 3");
+    engine.send("quit");
+    assert!(engine.wait_exit(SEARCH).success());
+    let lines = engine.collect_for(PROMPT);
+    let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 2, "{lines:#?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("info string Nodes searched: 8902"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_queued_go_has_its_whole_time_from_when_it_starts() {
+    // Its clock used to run from when it was read, so that the wait behind
+    // the first search was spent before it began: depth 1 at most.
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go movetime 400");
+    engine.send("go movetime 400");
+    let mut lines = engine.wait_for("bestmove", SEARCH);
+    lines.extend(engine.wait_for("bestmove", SEARCH));
+    let searches = searches(&lines);
+    assert!(deepest_depth(&searches[1]) >= 4, "{lines:#?}");
+}
+
+#[test]
+fn a_mate_search_that_commands_wait_for_gives_up_by_itself() {
+    // No mate in 2 from the start: nobody is to stop the search while the
+    // next go waits, so it gives up as at the end of input.
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send("go mate 2");
+    engine.send("go depth 3");
+    let mut lines = engine.wait_for("bestmove", SEARCH);
+    lines.extend(engine.wait_for("bestmove", SEARCH));
+    let searches = searches(&lines);
+    assert!((11..=12).contains(&deepest_depth(&searches[0])), "{lines:#?}");
+    assert_eq!(deepest_depth(&searches[1]), 3, "{lines:#?}");
+}
+
 // ---------------------------------------------------------------------------
 // Pondering.
 
