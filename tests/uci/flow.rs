@@ -304,17 +304,25 @@ fn quit_stops_the_queued_searches_and_lets_a_queued_count_finish() {
     );
 }
 
+/// Pipes `go FIRST` and `go SECOND` from the start position without
+/// waiting; returns every line up to the second `bestmove`, and the two
+/// searches' lines.
+fn two_piped_searches(first: &str, second: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut engine = engine();
+    engine.send("position startpos");
+    engine.send(&format!("go {first}"));
+    engine.send(&format!("go {second}"));
+    let mut lines = engine.wait_for("bestmove", SEARCH);
+    lines.extend(engine.wait_for("bestmove", SEARCH));
+    let searches = searches(&lines);
+    (lines, searches)
+}
+
 #[test]
 fn a_queued_go_has_its_whole_time_from_when_it_starts() {
     // Its clock used to run from when it was read, so that the wait behind
     // the first search was spent before it began: depth 1 at most.
-    let mut engine = engine();
-    engine.send("position startpos");
-    engine.send("go movetime 400");
-    engine.send("go movetime 400");
-    let mut lines = engine.wait_for("bestmove", SEARCH);
-    lines.extend(engine.wait_for("bestmove", SEARCH));
-    let searches = searches(&lines);
+    let (lines, searches) = two_piped_searches("movetime 400", "movetime 400");
     assert!(deepest_depth(&searches[1]) >= 4, "{lines:#?}");
 }
 
@@ -322,14 +330,11 @@ fn a_queued_go_has_its_whole_time_from_when_it_starts() {
 fn a_mate_search_that_commands_wait_for_gives_up_by_itself() {
     // No mate in 2 from the start: nobody is to stop the search while the
     // next go waits, so it gives up as at the end of input.
-    let mut engine = engine();
-    engine.send("position startpos");
-    engine.send("go mate 2");
-    engine.send("go depth 3");
-    let mut lines = engine.wait_for("bestmove", SEARCH);
-    lines.extend(engine.wait_for("bestmove", SEARCH));
-    let searches = searches(&lines);
-    assert!((11..=12).contains(&deepest_depth(&searches[0])), "{lines:#?}");
+    let (lines, searches) = two_piped_searches("mate 2", "depth 3");
+    assert!(
+        (11..=12).contains(&deepest_depth(&searches[0])),
+        "{lines:#?}"
+    );
     assert_eq!(deepest_depth(&searches[1]), 3, "{lines:#?}");
 }
 
