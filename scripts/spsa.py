@@ -24,6 +24,11 @@ Example::
     python3 scripts/spsa.py --engine target/tuning/release/rookery \\
         --iterations 2000 --pairs 4 --tc 5+0.05 --concurrency 2 \\
         --state /tmp/spsa.json --only futility_base_margin,delta_margin
+
+``--nodes N`` plays each game at N nodes a move with no clock instead:
+the games then do not depend on what else the machine runs, so a run
+can share the cores with other work (more slowly) without bias. The time
+manager's tunables (``time_*``) are then left out.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ A_FRACTION = 0.1
 HERE = os.path.dirname(os.path.abspath(__file__))
 FASTCHESS = os.path.join(HERE, "..", "..", "shared", "tools", "fastchess")
 BOOK = os.path.join(HERE, "..", "..", "shared", "data", "openings", "8moves_v3.epd")
+# The time manager's tunables are named so (src/search/tunables.rs).
+CLOCK_TUNABLE_PREFIX = "time_"
 RESULT = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
 
 
@@ -99,19 +106,33 @@ def update(params: list[Param], signs: list[int], k: int, iterations: int,
         p.value = p.clamp(p.value + p.a(k, iterations) * score / (p.c(k, iterations) * s))
 
 
-def play(engine: str, plus: dict[str, int], minus: dict[str, int], args) -> float:
-    """Plays the iteration's pairs; returns wins − losses of θ+."""
+def without_clock_tunables(params: list[Param]) -> list[Param]:
+    """The tunables that act without a clock: at fixed nodes the time
+    manager's have no effect, and SPSA would only walk them at random."""
+    return [p for p in params if not p.name.startswith(CLOCK_TUNABLE_PREFIX)]
+
+
+def fastchess_command(engine: str, plus: dict[str, int], minus: dict[str, int],
+                      args) -> list[str]:
+    """The fastchess command line of one iteration's pairs: at ``args.tc``,
+    or at ``args.nodes`` a move with no clock when that is given."""
     engine = os.path.abspath(engine)
 
     def side(name: str, values: dict[str, int]) -> list[str]:
         return (["-engine", f"cmd={engine}", f"name={name}", "option.Hash=16", "option.Threads=1"]
                 + [f"option.{n}={v}" for n, v in values.items()])
-    command = ([args.fastchess] + side("plus", plus) + side("minus", minus)
-               + ["-each", "proto=uci", f"tc={args.tc}",
-                  "-openings", f"file={args.book}", "format=epd", "order=random",
-                  "-srand", str(random.getrandbits(31)),
-                  "-repeat", "-games", "2", "-rounds", str(args.pairs),
-                  "-concurrency", str(args.concurrency)])
+    limit = [f"tc={args.tc}"] if args.nodes is None else ["tc=inf", f"nodes={args.nodes}"]
+    return ([args.fastchess] + side("plus", plus) + side("minus", minus)
+            + ["-each", "proto=uci", *limit,
+               "-openings", f"file={args.book}", "format=epd", "order=random",
+               "-srand", str(random.getrandbits(31)),
+               "-repeat", "-games", "2", "-rounds", str(args.pairs),
+               "-concurrency", str(args.concurrency)])
+
+
+def play(engine: str, plus: dict[str, int], minus: dict[str, int], args) -> float:
+    """Plays the iteration's pairs; returns wins − losses of θ+."""
+    command = fastchess_command(engine, plus, minus, args)
     # fastchess leaves its state (config.json) in its working directory.
     with tempfile.TemporaryDirectory() as scratch:
         output = subprocess.run(command, capture_output=True, text=True, check=True,
@@ -129,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     parser.add_argument("--tc", default="5+0.05")
+    parser.add_argument("--nodes", type=int,
+                        help="play at this many nodes a move, no clock, instead of --tc: "
+                             "the games do not depend on the machine's load")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--only", help="comma-separated tunables to tune (default: all)")
     parser.add_argument("--state", required=True, help="JSON file: saved and resumed")
@@ -150,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only:
             wanted = set(args.only.split(","))
             params = [p for p in params if p.name in wanted]
+        if args.nodes is not None:
+            params = without_clock_tunables(params)
         start = 0
     if not params:
         sys.exit("spsa: no tunables to tune")

@@ -38,3 +38,21 @@ def test_a_won_perturbation_moves_the_value_its_way_within_range():
     params[0].value = 149.9
     spsa.update(params, [1, 1], 0, 100, score=100.0)
     assert params[0].value == 150
+
+
+def test_games_are_played_at_the_clock_or_at_fixed_nodes():
+    args = spsa.argparse.Namespace(tc="5+0.05", nodes=None, fastchess="/fc", book="/book.epd",
+                                   pairs=2, concurrency=1)
+    command = spsa.fastchess_command("/engine", {"x": 1}, {"x": -1}, args)
+    assert "tc=5+0.05" in command and not any(a.startswith("nodes=") for a in command)
+    assert "option.x=1" in command and "option.x=-1" in command
+    args.nodes = 20000
+    command = spsa.fastchess_command("/engine", {"x": 1}, {"x": -1}, args)
+    assert "tc=inf" in command and "nodes=20000" in command
+    assert not any(a.startswith("tc=5") for a in command)
+
+
+def test_fixed_node_games_leave_the_clock_tunables_alone():
+    params = spsa.parse_params(LINES + ["time_moves_to_go, int, 22, 15, 50, 2, 0.002"])
+    kept = spsa.without_clock_tunables(params)
+    assert [p.name for p in kept] == ["reverse_futility_margin", "delta_margin"]

@@ -150,9 +150,10 @@ tunables! {
     history_bonus_per_depth_squared: 16, 4, 32, 2;
     history_bonus_per_depth: 32, 8, 64, 4;
     history_max_bonus: 1600, 800, 3200, 100;
-    /// Time management (`time.rs`): moves assumed left in the game when
-    /// the GUI does not say, and the share of the increment (per mille)
-    /// the soft limit adds to the clock's even share over them.
+    /// Time management (`time.rs`; `scripts/spsa.py --nodes` leaves out
+    /// the `time_` names): moves assumed left in the game when the GUI does
+    /// not say, and the share of the increment (per mille) the soft limit
+    /// adds to the clock's even share over them.
     time_moves_to_go: 22, 15, 50, 2;
     time_increment_per_mille: 1000, 400, 1200, 40;
     /// The most of the clock (per mille) the soft limit may plan, and the
