@@ -21,7 +21,11 @@
 //!   counter (DTZ); only the best are searched. Winning, that is the moves
 //!   that zero the counter (mate, capture, pawn move) soonest, so a won
 //!   ending is converted inside the fifty-move rule; drawing, every move
-//!   that holds the draw; losing, the moves that resist longest.
+//!   that holds the draw; losing, the moves that resist longest. A move
+//!   that repeats a position of the game for the third time is a draw,
+//!   which the tables cannot see. When a DTZ probe fails (WDL tables
+//!   only), the moves are ranked by their outcome alone, all of the best
+//!   outcome searched.
 
 use std::io;
 use std::path::Path;
@@ -30,7 +34,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, MaybeRounded, SyzygyError, Tablebase, Wdl};
 
-use crate::board::FIFTY_MOVE_HALFMOVES;
+use crate::board::{FIFTY_MOVE_HALFMOVES, KeyHistory, full_key};
 
 /// Extension of the win-draw-loss tables (one per material signature).
 const WDL_EXTENSION: &str = "rtbw";
@@ -238,15 +242,23 @@ impl TbConfig {
 
     /// The best of `moves` of the root `pos` by the tables (see the module
     /// header), or `None` when the root is not covered or a probe fails (the
-    /// search then takes every move).
-    pub fn rank_root_moves(&self, pos: &Chess, moves: &[Move]) -> Option<RootRanking> {
+    /// search then takes every move). `game_keys` are the keys of the game's
+    /// positions, the root's last: a move that repeats one for the third
+    /// time is a draw, whatever the tables say.
+    pub fn rank_root_moves(
+        &self,
+        pos: &Chess,
+        moves: &[Move],
+        game_keys: &[u64],
+    ) -> Option<RootRanking> {
         if !self.covers(pos) || moves.is_empty() {
             return None;
         }
-        let ranks = moves
-            .iter()
-            .map(|&m| self.rank_move(pos, m))
-            .collect::<Option<Vec<RootRank>>>()?;
+        let rank_all = |rank: &dyn Fn(Move) -> Option<RootRank>| {
+            moves.iter().map(|&m| rank(m)).collect::<Option<Vec<_>>>()
+        };
+        let ranks = rank_all(&|m| self.rank_by_distance(pos, m, game_keys))
+            .or_else(|| rank_all(&|m| self.rank_by_outcome(pos, m, game_keys)))?;
         let best = *ranks.iter().max()?;
         Some(RootRanking {
             moves: moves
@@ -262,10 +274,12 @@ impl TbConfig {
 
     /// The rank of root move `m`: its outcome for the root's side to move
     /// given the root's fifty-move counter, then how soon (winning) or late
-    /// (losing) the counter is zeroed.
-    fn rank_move(&self, pos: &Chess, m: Move) -> Option<RootRank> {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
+    /// (losing) the counter is zeroed. Needs the DTZ tables.
+    fn rank_by_distance(&self, pos: &Chess, m: Move, game_keys: &[u64]) -> Option<RootRank> {
+        let child = after(pos, m);
+        if repeats_for_the_third_time(&child, m, game_keys) {
+            return Some(RootRank::DRAW);
+        }
         // Plies to zeroing counted from the root, this move included.
         let (dtz, rounded) = if child.is_checkmate() {
             (1, false)
@@ -305,6 +319,47 @@ impl TbConfig {
         };
         Some(RootRank { outcome, speed })
     }
+
+    /// The rank of root move `m` by the WDL tables alone, for when a DTZ
+    /// probe fails (no `.rtbz` file, say): the outcome of the position
+    /// after it as if the counter were zero there, every speed alike, as
+    /// Stockfish's `root_probe_wdl`. It still keeps the moves that throw a
+    /// win or a draw away from the search.
+    fn rank_by_outcome(&self, pos: &Chess, m: Move, game_keys: &[u64]) -> Option<RootRank> {
+        let child = after(pos, m);
+        if repeats_for_the_third_time(&child, m, game_keys) {
+            return Some(RootRank::DRAW);
+        }
+        let outcome = if child.is_checkmate() {
+            Wdl::Win
+        } else {
+            match -self.tables.probe_wdl(&child)? {
+                Wdl::CursedWin if !self.rule50 => Wdl::Win,
+                Wdl::BlessedLoss if !self.rule50 => Wdl::Loss,
+                wdl => wdl,
+            }
+        };
+        Some(RootRank { outcome, speed: 0 })
+    }
+}
+
+/// `pos` after `m`.
+fn after(pos: &Chess, m: Move) -> Chess {
+    let mut child = pos.clone();
+    child.play_unchecked(m);
+    child
+}
+
+/// Whether `child`, reached from the last of `game_keys` by `m`, is a
+/// third occurrence of a position of the game: a draw the tables, which
+/// know no history, cannot see.
+fn repeats_for_the_third_time(child: &Chess, m: Move, game_keys: &[u64]) -> bool {
+    if m.is_zeroing() {
+        return false;
+    }
+    let mut history = KeyHistory::new(game_keys.to_vec());
+    history.push(full_key(child));
+    history.is_repetition(child.halfmoves())
 }
 
 /// How good a root move is by the tables; larger is better.
@@ -317,6 +372,14 @@ struct RootRank {
     outcome: Wdl,
     /// Winning, minus the plies to zeroing; losing, the plies to zeroing.
     speed: i32,
+}
+
+impl RootRank {
+    /// A draw, by the tables or by repetition.
+    const DRAW: RootRank = RootRank {
+        outcome: Wdl::Draw,
+        speed: 0,
+    };
 }
 
 /// The root moves worth searching by the tables.

@@ -9,8 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use rookery::board::Board;
-use rookery::board::parse_fen;
+use rookery::board::{Board, full_key, parse_fen, parse_move};
 use rookery::options::Options;
 use rookery::score::{MATE_BOUND, TB_WIN, TB_WIN_BOUND};
 use rookery::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
@@ -59,7 +58,7 @@ fn search(
     let mut root_hits = 0;
     if let Some(ranking) = tablebase
         .as_ref()
-        .and_then(|tables| tables.rank_root_moves(pos, &root_moves))
+        .and_then(|tables| tables.rank_root_moves(pos, &root_moves, &game_keys))
     {
         root_moves = ranking.moves;
         root_hits = ranking.probes;
@@ -213,7 +212,9 @@ fn a_drawn_ending_is_held_at_the_root() {
     let tables = tables();
     let pos = position("8/8/4k3/8/8/2r5/3K4/7R b - - 0 1");
     let moves: Vec<_> = pos.legal_moves().into_iter().collect();
-    let ranking = config(&tables).rank_root_moves(&pos, &moves).unwrap();
+    let ranking = config(&tables)
+        .rank_root_moves(&pos, &moves, &[full_key(&pos)])
+        .unwrap();
     assert_eq!(ranking.outcome, Wdl::Draw);
     assert!(ranking.moves.len() < moves.len());
     for &m in &ranking.moves {
@@ -232,8 +233,59 @@ fn a_fifty_move_counter_at_its_largest_spoils_the_win_without_overflow() {
     let tables = tables();
     let pos = position("4k3/8/8/8/8/8/8/3QK3 w - - 4294967295 1");
     let moves: Vec<_> = pos.legal_moves().into_iter().collect();
-    let ranking = config(&tables).rank_root_moves(&pos, &moves).unwrap();
+    let ranking = config(&tables)
+        .rank_root_moves(&pos, &moves, &[full_key(&pos)])
+        .unwrap();
     assert_eq!(ranking.outcome, Wdl::CursedWin);
+}
+
+#[test]
+fn a_move_that_repeats_a_position_for_the_third_time_is_a_draw_at_the_root() {
+    // KQvK, Black to move and lost. Kd4-e3 resists less long than the
+    // other king moves, but after the shuffle below it repeats its
+    // position for the third time: a draw the tables cannot see, which the
+    // ranking used to leave out.
+    let tables = tables();
+    let mut board = Board::new(position("8/8/8/8/3k4/8/8/1Q5K b - - 0 1"));
+    let mut keys = vec![board.key()];
+    for _ in 0..2 {
+        for text in ["d4e3", "h1h2", "e3d4", "h2h1"] {
+            let m = parse_move(board.pos(), text).unwrap();
+            board = board.play(m);
+            keys.push(board.key());
+        }
+    }
+    let pos = board.pos();
+    let repeat = parse_move(pos, "d4e3").unwrap();
+    let moves: Vec<_> = pos.legal_moves().into_iter().collect();
+    let config = config(&tables);
+    let without_history = config.rank_root_moves(pos, &moves, &[board.key()]).unwrap();
+    assert_eq!(without_history.outcome, Wdl::Loss);
+    assert!(!without_history.moves.contains(&repeat));
+    let ranking = config.rank_root_moves(pos, &moves, &keys).unwrap();
+    assert_eq!(ranking.outcome, Wdl::Draw);
+    assert_eq!(ranking.moves, vec![repeat]);
+}
+
+#[test]
+fn without_dtz_tables_the_root_is_ranked_by_outcome() {
+    // WDL tables only: every DTZ probe fails. The ranking used to give up,
+    // leaving the search free to hang the queen (Qd1-d5+ Kxd5).
+    let directory = scratch_directory("wdl-only-syzygy");
+    std::fs::copy(format!("{TABLES}/KQvK.rtbw"), directory.join("KQvK.rtbw")).unwrap();
+    let (tables, report) = Tablebases::load(directory.to_str().unwrap());
+    assert!(report.problems.is_empty(), "{report:?}");
+    let tables = Arc::new(tables);
+    let pos = position("8/8/8/4k3/8/8/8/3Q3K w - - 0 1");
+    assert_eq!(tables.probe_dtz(&pos), None);
+    let moves: Vec<_> = pos.legal_moves().into_iter().collect();
+    let ranking = config(&tables)
+        .rank_root_moves(&pos, &moves, &[full_key(&pos)])
+        .expect("a ranking from the WDL tables");
+    assert_eq!(ranking.outcome, Wdl::Win);
+    let hanging = parse_move(&pos, "d1d5").unwrap();
+    assert!(!ranking.moves.contains(&hanging));
+    assert!(ranking.moves.len() < moves.len());
 }
 
 /// Plays `fen` out with the engine on both sides, tables on; returns the
@@ -340,7 +392,11 @@ fn corrupt_tables_give_no_result_and_never_a_crash() {
     let tables = Arc::new(tables);
     let config = config(&tables);
     let moves: Vec<_> = kqk.legal_moves().into_iter().collect();
-    assert!(config.rank_root_moves(&kqk, &moves).is_none());
+    assert!(
+        config
+            .rank_root_moves(&kqk, &moves, &[full_key(&kqk)])
+            .is_none()
+    );
 
     // The search goes on as if there were no tables, or with nonsense from
     // them, and still plays a legal move.

@@ -406,7 +406,7 @@ impl Engine {
         let mut root_tb_hits = 0;
         if let Some(ranking) = tablebase
             .as_ref()
-            .and_then(|tables| tables.rank_root_moves(pos, &root_moves))
+            .and_then(|tables| tables.rank_root_moves(pos, &root_moves, &self.game.keys))
         {
             log::debug!(
                 "Syzygy root: {:?}, {} of {} moves kept",
