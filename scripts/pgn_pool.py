@@ -59,9 +59,12 @@ def pool(paths: list[str], player: str) -> Pooled:
                 terminations[headers.get("Termination", "?")] += 1
     scores = [s for pair in pairs.values() for s in pair]
     pentanomial = [0] * 5
-    for pair in pairs.values():
+    for (path, round_), pair in pairs.items():
         if len(pair) == 2:
             pentanomial[round(2 * sum(pair))] += 1
+        elif len(pair) > 2:
+            print(f"pgn_pool: {path} has {len(pair)} games of round {round_} (two runs in "
+                  "one file?); they count as games, not as a pair", file=sys.stderr)
     return Pooled(wins=scores.count(1.0), draws=scores.count(0.5), losses=scores.count(0.0),
                   pentanomial=pentanomial, terminations=terminations)
 

@@ -174,9 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.only:
             wanted = set(args.only.split(","))
             params = [p for p in params if p.name in wanted]
-        if args.nodes is not None:
-            params = without_clock_tunables(params)
         start = 0
+    if args.nodes is not None:
+        params = without_clock_tunables(params)
     if not params:
         sys.exit("spsa: no tunables to tune")
     for k in range(start, args.iterations):

@@ -38,3 +38,13 @@ def test_elo_and_margin_from_pentanomial_counts():
     assert rating > 0.0
     rating, margin = pgn_pool.elo_and_margin([0, 0, 0, 0, 5])
     assert rating == math.inf and margin == math.inf
+
+
+def test_a_round_with_more_than_two_games_is_no_pair(tmp_path, capsys):
+    # Two runs appended to one file number their rounds alike.
+    path = tmp_path / "twice.pgn"
+    path.write_text(game("1", "new", "old", "1-0") + game("1", "old", "new", "0-1")
+                    + game("1", "new", "old", "1-0"))
+    pooled = pgn_pool.pool([str(path)], "new")
+    assert pooled.pentanomial == [0, 0, 0, 0, 0] and pooled.wins == 3
+    assert "3 games of round 1" in capsys.readouterr().err

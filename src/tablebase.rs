@@ -322,9 +322,10 @@ impl TbConfig {
 
     /// The rank of root move `m` by the WDL tables alone, for when a DTZ
     /// probe fails (no `.rtbz` file, say): the outcome of the position
-    /// after it as if the counter were zero there, every speed alike, as
-    /// Stockfish's `root_probe_wdl`. It still keeps the moves that throw a
-    /// win or a draw away from the search.
+    /// after it as if the counter were zero there (a draw once the
+    /// fifty-move rule can be claimed), every speed alike, as Stockfish's
+    /// `root_probe_wdl`. It still keeps the moves that throw a win or a
+    /// draw away from the search.
     fn rank_by_outcome(&self, pos: &Chess, m: Move, game_keys: &[u64]) -> Option<RootRank> {
         let child = after(pos, m);
         if repeats_for_the_third_time(&child, m, game_keys) {
@@ -332,6 +333,8 @@ impl TbConfig {
         }
         let outcome = if child.is_checkmate() {
             Wdl::Win
+        } else if self.rule50 && child.halfmoves() >= FIFTY_MOVE_HALFMOVES {
+            Wdl::Draw
         } else {
             match -self.tables.probe_wdl(&child)? {
                 Wdl::CursedWin if !self.rule50 => Wdl::Win,

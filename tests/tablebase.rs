@@ -286,6 +286,14 @@ fn without_dtz_tables_the_root_is_ranked_by_outcome() {
     let hanging = parse_move(&pos, "d1d5").unwrap();
     assert!(!ranking.moves.contains(&hanging));
     assert!(ranking.moves.len() < moves.len());
+    // At a fifty-move counter of 99 a quiet move reaches a claimable draw,
+    // whatever the table says of the position.
+    let late = position("8/8/8/4k3/8/8/8/3Q3K w - - 99 80");
+    let moves: Vec<_> = late.legal_moves().into_iter().collect();
+    let ranking = config(&tables)
+        .rank_root_moves(&late, &moves, &[full_key(&late)])
+        .unwrap();
+    assert_eq!(ranking.outcome, Wdl::Draw);
 }
 
 /// Plays `fen` out with the engine on both sides, tables on; returns the

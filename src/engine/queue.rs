@@ -51,6 +51,9 @@ impl Engine {
             let command = self.queued.pop_front().expect("the front was just read");
             self.execute_queued(command);
         }
+        if self.has_queued() {
+            self.let_the_running_search_end();
+        }
     }
 
     /// End of input: a finite search finishes and prints its bestmove; an
@@ -102,11 +105,17 @@ impl Engine {
         if !waits {
             return Some(command);
         }
+        self.let_the_running_search_end();
+        self.queued.push_back(command);
+        None
+    }
+
+    /// Commands wait for the running search: a `go mate` that finds no
+    /// mate must give up by itself, since no `stop` may come.
+    fn let_the_running_search_end(&self) {
         if let Some(search) = &self.search {
             search.job.control.end_without_stop();
         }
-        self.queued.push_back(command);
-        None
     }
 
     /// Carries out a command from the queue, with the clock of now.

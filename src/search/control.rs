@@ -22,7 +22,7 @@ pub struct SearchControl {
     pondering: AtomicBool,
     /// No `stop` is to be waited for: the engine's input has ended, or
     /// commands wait for this search to end by itself.
-    no_stop_coming: AtomicBool,
+    ends_without_stop: AtomicBool,
     /// When the `go` arrived.
     go_received: Instant,
     /// When the clock started, in nanoseconds after `go_received`; moved by
@@ -40,7 +40,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            no_stop_coming: AtomicBool::new(false),
+            ends_without_stop: AtomicBool::new(false),
             go_received: started,
             clock_start_ns: AtomicU64::new(0),
             nodes: counters(threads),
@@ -60,11 +60,11 @@ impl SearchControl {
     /// wait for the search to end): a search that only `stop` would end
     /// must end by itself (see [`super::Limits::mate_search_depth`]).
     pub(crate) fn end_without_stop(&self) {
-        self.no_stop_coming.store(true, Ordering::Relaxed);
+        self.ends_without_stop.store(true, Ordering::Relaxed);
     }
 
     pub(crate) fn must_end_without_stop(&self) -> bool {
-        self.no_stop_coming.load(Ordering::Relaxed)
+        self.ends_without_stop.load(Ordering::Relaxed)
     }
 
     pub(crate) fn is_pondering(&self) -> bool {

@@ -15,8 +15,9 @@
 //! `bestmove`. A panic in any thread is caught: the thread starts afresh
 //! and the result comes from the others, or, when no thread searched a
 //! root move, from the table's move for the root or the first legal one. A
-//! panic while the leader concludes is caught too, so that a `bestmove` is
-//! still printed (once) and `stop`/`quit` are not left waiting.
+//! panic while the leader concludes is caught too, so that a `bestmove` (the
+//! first legal move, which needs nothing that could panic again) is still
+//! printed (once) and `stop`/`quit` are not left waiting.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;

@@ -338,6 +338,25 @@ fn a_mate_search_that_commands_wait_for_gives_up_by_itself() {
     assert_eq!(deepest_depth(&searches[1]), 3, "{lines:#?}");
 }
 
+#[test]
+fn a_mate_search_started_from_the_queue_gives_up_by_itself() {
+    // It starts when the first search ends, with a go still behind it.
+    let mut engine = engine();
+    engine.send("position startpos");
+    for go in ["go depth 5", "go mate 2", "go depth 3"] {
+        engine.send(go);
+    }
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        lines.extend(engine.wait_for("bestmove", SEARCH));
+    }
+    let searches = searches(&lines);
+    assert!(
+        (11..=12).contains(&deepest_depth(&searches[1])),
+        "{lines:#?}"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Pondering.
 
