@@ -134,7 +134,7 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
     // under network gen 6). The cut comes one node before the iteration
     // ends (the main thread checks the node limit at every node). One
     // premise stays unchecked: the new move must have taken the lead
-    // before that last node (it does with gens 5e, 6 and 7). Two
+    // before that last node (it does with gens 5e, 6, 7 and 7b). Two
     // stop-check intervals before the end, gen 7's change at depth 12
     // had not yet taken the lead.
     const FEN: &str = "r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18";
