@@ -13,7 +13,7 @@ use rookery::board::{Board, full_key, parse_fen, parse_move};
 use rookery::options::Options;
 use rookery::score::{MATE_BOUND, TB_WIN, TB_WIN_BOUND};
 use rookery::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
-use rookery::tablebase::{Tablebases, TbConfig};
+use rookery::tablebase::{RootRanking, Tablebases, TbConfig};
 use rookery::tt::TranspositionTable;
 use shakmaty::{CastlingMode, Chess, Position};
 use shakmaty_syzygy::Wdl;
@@ -43,6 +43,12 @@ fn tables() -> Arc<Tablebases> {
 /// The search configuration for the default options.
 fn config(tables: &Arc<Tablebases>) -> TbConfig {
     TbConfig::new(tables, Options::default().probe_settings()).expect("tables to probe")
+}
+
+/// The root ranking of `pos` with every legal move and no game before it.
+fn rank_all_moves(config: &TbConfig, pos: &Chess) -> Option<RootRanking> {
+    let moves: Vec<_> = pos.legal_moves().into_iter().collect();
+    config.rank_root_moves(pos, &moves, &[full_key(pos)])
 }
 
 /// A silent one-thread search of `board` to `depth`; returns the result and
@@ -212,9 +218,7 @@ fn a_drawn_ending_is_held_at_the_root() {
     let tables = tables();
     let pos = position("8/8/4k3/8/8/2r5/3K4/7R b - - 0 1");
     let moves: Vec<_> = pos.legal_moves().into_iter().collect();
-    let ranking = config(&tables)
-        .rank_root_moves(&pos, &moves, &[full_key(&pos)])
-        .unwrap();
+    let ranking = rank_all_moves(&config(&tables), &pos).unwrap();
     assert_eq!(ranking.outcome, Wdl::Draw);
     assert!(ranking.moves.len() < moves.len());
     for &m in &ranking.moves {
@@ -232,10 +236,7 @@ fn a_fifty_move_counter_at_its_largest_spoils_the_win_without_overflow() {
     // win on top of it used to wrap around to a small count, a win.
     let tables = tables();
     let pos = position("4k3/8/8/8/8/8/8/3QK3 w - - 4294967295 1");
-    let moves: Vec<_> = pos.legal_moves().into_iter().collect();
-    let ranking = config(&tables)
-        .rank_root_moves(&pos, &moves, &[full_key(&pos)])
-        .unwrap();
+    let ranking = rank_all_moves(&config(&tables), &pos).unwrap();
     assert_eq!(ranking.outcome, Wdl::CursedWin);
 }
 
@@ -279,9 +280,7 @@ fn without_dtz_tables_the_root_is_ranked_by_outcome() {
     let pos = position("8/8/8/4k3/8/8/8/3Q3K w - - 0 1");
     assert_eq!(tables.probe_dtz(&pos), None);
     let moves: Vec<_> = pos.legal_moves().into_iter().collect();
-    let ranking = config(&tables)
-        .rank_root_moves(&pos, &moves, &[full_key(&pos)])
-        .expect("a ranking from the WDL tables");
+    let ranking = rank_all_moves(&config(&tables), &pos).expect("a ranking from the WDL tables");
     assert_eq!(ranking.outcome, Wdl::Win);
     let hanging = parse_move(&pos, "d1d5").unwrap();
     assert!(!ranking.moves.contains(&hanging));
@@ -289,10 +288,7 @@ fn without_dtz_tables_the_root_is_ranked_by_outcome() {
     // At a fifty-move counter of 99 a quiet move reaches a claimable draw,
     // whatever the table says of the position.
     let late = position("8/8/8/4k3/8/8/8/3Q3K w - - 99 80");
-    let moves: Vec<_> = late.legal_moves().into_iter().collect();
-    let ranking = config(&tables)
-        .rank_root_moves(&late, &moves, &[full_key(&late)])
-        .unwrap();
+    let ranking = rank_all_moves(&config(&tables), &late).unwrap();
     assert_eq!(ranking.outcome, Wdl::Draw);
 }
 
@@ -399,12 +395,7 @@ fn corrupt_tables_give_no_result_and_never_a_crash() {
     assert_eq!(tables.probe_dtz(&kqk), None);
     let tables = Arc::new(tables);
     let config = config(&tables);
-    let moves: Vec<_> = kqk.legal_moves().into_iter().collect();
-    assert!(
-        config
-            .rank_root_moves(&kqk, &moves, &[full_key(&kqk)])
-            .is_none()
-    );
+    assert!(rank_all_moves(&config, &kqk).is_none());
 
     // The search goes on as if there were no tables, or with nonsense from
     // them, and still plays a legal move.
