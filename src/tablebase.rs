@@ -254,11 +254,29 @@ impl TbConfig {
         if !self.covers(pos) || moves.is_empty() {
             return None;
         }
-        let rank_all = |rank: &dyn Fn(Move) -> Option<RootRank>| {
-            moves.iter().map(|&m| rank(m)).collect::<Option<Vec<_>>>()
+        let mut history = KeyHistory::new(game_keys.to_vec());
+        let children: Vec<(Move, Chess, bool)> = moves
+            .iter()
+            .map(|&m| {
+                let child = after(pos, m);
+                let repeats = repeats_for_the_third_time(&mut history, &child, m);
+                (m, child, repeats)
+            })
+            .collect();
+        let rank_all = |rank: &dyn Fn(Move, &Chess) -> Option<RootRank>| {
+            children
+                .iter()
+                .map(|(m, child, repeats)| {
+                    if *repeats {
+                        Some(RootRank::DRAW)
+                    } else {
+                        rank(*m, child)
+                    }
+                })
+                .collect::<Option<Vec<_>>>()
         };
-        let ranks = rank_all(&|m| self.rank_by_distance(pos, m, game_keys))
-            .or_else(|| rank_all(&|m| self.rank_by_outcome(pos, m, game_keys)))?;
+        let ranks = rank_all(&|m, child| self.rank_by_distance(pos, m, child))
+            .or_else(|| rank_all(&|_, child| self.rank_by_outcome(child)))?;
         let best = *ranks.iter().max()?;
         Some(RootRanking {
             moves: moves
@@ -272,22 +290,19 @@ impl TbConfig {
         })
     }
 
-    /// The rank of root move `m`: its outcome for the root's side to move
-    /// given the root's fifty-move counter, then how soon (winning) or late
-    /// (losing) the counter is zeroed. Needs the DTZ tables.
-    fn rank_by_distance(&self, pos: &Chess, m: Move, game_keys: &[u64]) -> Option<RootRank> {
-        let child = after(pos, m);
-        if repeats_for_the_third_time(&child, m, game_keys) {
-            return Some(RootRank::DRAW);
-        }
+    /// The rank of root move `m`, which leads to `child`: its outcome for
+    /// the root's side to move given the root's fifty-move counter, then
+    /// how soon (winning) or late (losing) the counter is zeroed. Needs the
+    /// DTZ tables.
+    fn rank_by_distance(&self, pos: &Chess, m: Move, child: &Chess) -> Option<RootRank> {
         // Plies to zeroing counted from the root, this move included.
         let (dtz, rounded) = if child.is_checkmate() {
             (1, false)
         } else if m.is_zeroing() {
-            let wdl = -self.tables.probe_wdl(&child)?;
+            let wdl = -self.tables.probe_wdl(child)?;
             (Dtz::before_zeroing(wdl).0, false)
         } else {
-            match -self.tables.probe_dtz_maybe_rounded(&child)? {
+            match -self.tables.probe_dtz_maybe_rounded(child)? {
                 MaybeRounded::Precise(dtz) => (dtz.add_plies(1).0, false),
                 MaybeRounded::Rounded(dtz) => (dtz.add_plies(1).0, true),
             }
@@ -320,23 +335,19 @@ impl TbConfig {
         Some(RootRank { outcome, speed })
     }
 
-    /// The rank of root move `m` by the WDL tables alone, for when a DTZ
-    /// probe fails (no `.rtbz` file, say): the outcome of the position
-    /// after it as if the counter were zero there (a draw once the
+    /// The rank of the root move that leads to `child` by the WDL tables
+    /// alone, for when a DTZ probe fails (no `.rtbz` file, say): the
+    /// outcome of `child` as if the counter were zero there (a draw once the
     /// fifty-move rule can be claimed), every speed alike, as Stockfish's
     /// `root_probe_wdl`. It still keeps the moves that throw a win or a
     /// draw away from the search.
-    fn rank_by_outcome(&self, pos: &Chess, m: Move, game_keys: &[u64]) -> Option<RootRank> {
-        let child = after(pos, m);
-        if repeats_for_the_third_time(&child, m, game_keys) {
-            return Some(RootRank::DRAW);
-        }
+    fn rank_by_outcome(&self, child: &Chess) -> Option<RootRank> {
         let outcome = if child.is_checkmate() {
             Wdl::Win
         } else if self.rule50 && child.halfmoves() >= FIFTY_MOVE_HALFMOVES {
             Wdl::Draw
         } else {
-            match -self.tables.probe_wdl(&child)? {
+            match -self.tables.probe_wdl(child)? {
                 Wdl::CursedWin if !self.rule50 => Wdl::Win,
                 Wdl::BlessedLoss if !self.rule50 => Wdl::Loss,
                 wdl => wdl,
@@ -353,16 +364,17 @@ fn after(pos: &Chess, m: Move) -> Chess {
     child
 }
 
-/// Whether `child`, reached from the last of `game_keys` by `m`, is a
-/// third occurrence of a position of the game: a draw the tables, which
-/// know no history, cannot see.
-fn repeats_for_the_third_time(child: &Chess, m: Move, game_keys: &[u64]) -> bool {
+/// Whether `child`, reached by `m` from the root at the end of `history`,
+/// is a third occurrence of a position of the game: a draw the tables,
+/// which know no history, cannot see. `history` is left as it was.
+fn repeats_for_the_third_time(history: &mut KeyHistory, child: &Chess, m: Move) -> bool {
     if m.is_zeroing() {
         return false;
     }
-    let mut history = KeyHistory::new(game_keys.to_vec());
     history.push(full_key(child));
-    history.is_repetition(child.halfmoves())
+    let repeats = history.is_repetition(child.halfmoves());
+    history.pop();
+    repeats
 }
 
 /// How good a root move is by the tables; larger is better.

@@ -102,6 +102,14 @@ struct RunningSearch {
     finished: Receiver<Option<ThreadResult>>,
 }
 
+impl RunningSearch {
+    /// Whether it ends without a `stop`: not `go infinite` (or a `go`
+    /// without limits) and not pondering.
+    fn ends_by_itself(&self) -> bool {
+        !self.job.spec.limits.is_unbounded() && !self.job.control.is_pondering()
+    }
+}
+
 pub struct Engine {
     options: Options,
     config: Config,

@@ -31,7 +31,7 @@
 
 use std::time::Instant;
 
-use super::{Command, Engine, Flow};
+use super::{Command, Engine, Flow, RunningSearch};
 
 impl Engine {
     /// Whether commands wait for the running search: the loop then calls
@@ -129,11 +129,10 @@ impl Engine {
     /// perft`.
     fn finish_running_work(&mut self) {
         if let Some(search) = &self.search {
-            let job = &search.job;
-            if job.spec.limits.is_unbounded() || job.control.is_pondering() {
-                job.control.stop();
+            if search.ends_by_itself() {
+                search.job.control.end_without_stop();
             } else {
-                job.control.end_without_stop();
+                search.job.control.stop();
             }
         }
         self.wait_for_search();
@@ -158,9 +157,10 @@ impl Engine {
             return false;
         }
         self.task.is_some()
-            || self.search.as_ref().is_some_and(|search| {
-                !search.job.spec.limits.is_unbounded() && !search.job.control.is_pondering()
-            })
+            || self
+                .search
+                .as_ref()
+                .is_some_and(RunningSearch::ends_by_itself)
     }
 }
 

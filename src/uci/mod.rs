@@ -7,11 +7,12 @@
 //! while a search runs: `isready` is answered at once, `stop` and `quit`
 //! act at once, and commands that wait for a finite search (a script that
 //! pipes several `go`s) wait in the engine's queue while the loop reads on,
-//! with every later command, a `ponderhit` included (`engine::queue`). Bytes that are not UTF-8 are
-//! replaced, not fatal. End of input behaves like `quit`, except that a
-//! finite search (`go depth`, `movetime`, a clock) first finishes and
-//! prints its `bestmove` (a `go mate` that finds no mate gives up a few
-//! plies past the mate's length), and so do the queued ones.
+//! with every later command, a `ponderhit` included (`engine::queue`).
+//! Bytes that are not UTF-8 are replaced, not fatal. End of input behaves
+//! like `quit`, except that a finite search (`go depth`, `movetime`, a
+//! clock) first finishes and prints its `bestmove` (a `go mate` that finds
+//! no mate gives up a few plies past the mate's length), and so do the
+//! queued ones.
 
 pub mod command;
 pub(crate) mod format;
