@@ -444,7 +444,13 @@ impl Engine {
             strength,
             time,
             tt: Arc::clone(&self.tt),
-            threads: self.pool.thread_count(),
+            // A limited strength's node budget and calibration are one
+            // thread's: more would play stronger than its rating.
+            threads: if strength.is_some() {
+                1
+            } else {
+                self.pool.thread_count()
+            },
             reporter: self.protocol.reporter(ReportStyle {
                 castling_mode: self.castling_mode(),
                 show_wdl: self.options.show_wdl,

@@ -18,6 +18,10 @@
 //!   cut before any root move was searched leaves nothing (the pool then
 //!   plays the table's move for the root, or the first legal move).
 //!
+//! A limited strength draws its move among a full set of lines, so for it
+//! a cut iteration that left fewer lines than it searches changes nothing:
+//! the last iteration that completed them all stands.
+//!
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).
 
@@ -75,7 +79,9 @@ impl Searcher {
             } else {
                 iteration
             };
-            let kept = self.search_lines(job, depth, line_count, &lines);
+            let kept = self
+                .search_lines(job, depth, line_count, &lines)
+                .filter(|kept| self.keeps(job, kept, line_count, &lines));
             if let Some(kept) = kept {
                 lines = kept;
                 self.last_result = Some(lines[0].clone());
@@ -118,6 +124,23 @@ impl Searcher {
             }
             _ => self.last_result.take(),
         }
+    }
+
+    /// Whether the lines `kept` of an iteration replace the `last` ones:
+    /// always, except that a limited strength draws its move among a full
+    /// set of candidates, so a set that a cut left short replaces only an
+    /// empty one.
+    fn keeps(
+        &self,
+        job: &SearchJob,
+        kept: &[ThreadResult],
+        line_count: usize,
+        last: &[ThreadResult],
+    ) -> bool {
+        job.spec.strength.is_none()
+            || !self.is_main()
+            || kept.len() == line_count
+            || last.is_empty()
     }
 
     /// One iteration: the best `count` root moves at `depth`, each with its

@@ -140,7 +140,8 @@ pub struct JobSpec {
     pub strength: Option<Strength>,
     pub time: Option<TimeBudget>,
     pub tt: Arc<TranspositionTable>,
-    /// Threads searching (the pool's size), for the node counters.
+    /// Threads that search it, the pool's first ones (at least one, at most
+    /// the pool's size).
     pub threads: usize,
     /// Where iterations, the best move and faults are reported.
     pub reporter: Arc<dyn Reporter>,

@@ -3,10 +3,11 @@
 //! Threads are created when the `Threads` option changes, not per `go`, each
 //! with a large stack (copy-make keeps a move picker, with its move list
 //! and scores, and a board with its 1 KB accumulator in every frame). Every
-//! `go` hands the same [`SearchJob`] to all of them; each runs its own
-//! iterative deepening on its own copy of the position and its own history
-//! tables, and they share only the transposition table and the job's
-//! control block.
+//! `go` hands the same [`SearchJob`] to all of them (to the first alone
+//! under a limited strength, whose node budget is one thread's); each runs
+//! its own iterative deepening on its own copy of the position and its own
+//! history tables, and they share only the transposition table and the
+//! job's control block.
 //!
 //! Thread 0 leads: it reports iterations, watches the clock, and when its
 //! search ends (or, in `go infinite` and ponder mode, when `stop` or
@@ -70,9 +71,16 @@ impl ThreadPool {
         self.workers.len()
     }
 
-    /// Starts `job` on every thread; its `finished` channel tells when done.
+    /// Starts `job` on its first [`JobSpec::threads`](super::JobSpec)
+    /// threads; its `finished` channel tells when done.
     pub fn start(&self, job: Arc<SearchJob>) {
-        for worker in &self.workers {
+        let threads = job.spec.threads;
+        assert!(
+            (1..=self.workers.len()).contains(&threads),
+            "a job for {threads} threads on a pool of {}",
+            self.workers.len()
+        );
+        for worker in &self.workers[..threads] {
             send(&worker.tasks, Task::Search(Arc::clone(&job)));
         }
     }
@@ -120,7 +128,7 @@ fn run_worker(id: usize, inbox: Receiver<Task>) {
                         last
                     }
                 };
-                if id == 0 {
+                if searcher.is_main() {
                     finish(&job, result);
                 } else if job.helper_results.0.send(result).is_err() {
                     log::error!("search leader is gone");
@@ -174,12 +182,7 @@ fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
     for _ in 1..control.thread_count() {
         results.push(job.helper_results.1.recv().unwrap_or(None));
     }
-    // A limited strength plays the leader's drawn line, whatever the
-    // helpers found.
-    let chosen = match (&job.spec.strength, &own) {
-        (Some(_), Some(own)) => Some(own.clone()),
-        _ => results.into_iter().flatten().max_by_key(ThreadResult::rank),
-    };
+    let chosen = results.into_iter().flatten().max_by_key(ThreadResult::rank);
 
     if let Some(chosen) = &chosen
         && own.as_ref() != Some(chosen)
@@ -332,6 +335,39 @@ mod tests {
             assert_eq!(answers.len(), 1, "{answers:?}");
             assert_legal(answers[0]);
         }
+    }
+
+    /// Records the faults a search reports.
+    #[derive(Default)]
+    struct Faults(std::sync::Mutex<Vec<String>>);
+
+    impl crate::search::Reporter for Faults {
+        fn iteration(&self, _: &crate::search::Iteration) {}
+        fn best_move(&self, _: Option<Move>, _: Option<Move>) {}
+        fn error(&self, message: &str) {
+            self.0.lock().unwrap().push(message.to_string());
+        }
+    }
+
+    #[test]
+    fn a_job_for_fewer_threads_than_the_pool_runs_on_the_first_ones_only() {
+        let pool = ThreadPool::new(2).unwrap();
+        let faults = Arc::new(Faults::default());
+        let (mut job, finished) = startpos_job(4, 1);
+        job.spec.reporter = faults.clone();
+        let job = Arc::new(job);
+        pool.start(Arc::clone(&job));
+        let chosen = finished.recv().expect("the search finishes");
+        assert!(chosen.is_some_and(|r| r.depth == 4));
+        // A later job for both threads still runs on both.
+        let (both, both_finished) = startpos_job(4, 2);
+        pool.start(Arc::new(both));
+        assert!(both_finished.recv().unwrap().is_some());
+        // Joined, the second thread has sent nothing for the first job:
+        // it never searched it.
+        drop(pool);
+        assert!(job.helper_results.1.try_recv().is_err());
+        assert_eq!(*faults.0.lock().unwrap(), Vec::<String>::new());
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! A rating becomes two handicaps, both heavier as the rating falls:
 //!
 //! * **a node budget** per move, doubling every [`ELO_PER_NODE_DOUBLING`]
-//!   points. It is a soft limit (no new iteration past it, a hard cap at
-//!   [`HARD_NODE_FACTOR`] times it), so the last iteration is complete and
-//!   every line it reports was searched in full;
+//!   points, on one search thread. It is a soft limit (no new iteration
+//!   past it, a hard cap at [`HARD_NODE_FACTOR`] times it), and an
+//!   iteration that the cap or the clock cuts short leaves the last full
+//!   set of lines to choose among, so every candidate was searched in full;
 //! * **a human choice among the best moves**: the search looks at
 //!   [`CANDIDATE_LINES`] lines (MultiPV; it shows only the lines the
 //!   `MultiPV` option asks for, and last the line it plays), and the move
