@@ -415,20 +415,9 @@ fn a_limited_strength_cut_in_its_second_line_draws_among_the_last_full_set() {
     // lines of depth 4 instead, so that it never plays its best move only
     // because the clock ran out.
     let root = Board::startpos();
-    let (mut job, _) = SearchJob::new(JobSpec {
-        game_keys: vec![root.key()],
-        root_moves: root.pos().legal_moves().into_iter().collect(),
-        root,
-        limits: Limits::depth(6),
-        multipv: 1,
-        strength: Some(Strength::new(1350, 0)),
-        time: None,
-        tt: Arc::new(TranspositionTable::new(1).unwrap()),
-        threads: 1,
-        reporter: Arc::new(Silent),
-        tablebase: None,
-        started: Instant::now(),
-    });
+    let keys = vec![root.key()];
+    let mut job = job(root, keys, Limits::depth(6), 1);
+    job.spec.strength = Some(Strength::new(1350, 0));
     job.inject_stop = Some((5, 1));
     let result = search(&job).unwrap();
     assert_eq!((result.depth, result.complete), (4, true), "{result:?}");
