@@ -81,7 +81,7 @@ impl Searcher {
             };
             let kept = self
                 .search_lines(job, depth, line_count, &lines)
-                .filter(|kept| self.keeps(job, kept, line_count, &lines));
+                .filter(|kept| replaces(job, kept, line_count, &lines));
             if let Some(kept) = kept {
                 lines = kept;
                 self.last_result = Some(lines[0].clone());
@@ -124,23 +124,6 @@ impl Searcher {
             }
             _ => self.last_result.take(),
         }
-    }
-
-    /// Whether the lines `kept` of an iteration replace the `last` ones:
-    /// always, except that a limited strength draws its move among a full
-    /// set of candidates, so a set that a cut left short replaces only an
-    /// empty one.
-    fn keeps(
-        &self,
-        job: &SearchJob,
-        kept: &[ThreadResult],
-        line_count: usize,
-        last: &[ThreadResult],
-    ) -> bool {
-        job.spec.strength.is_none()
-            || !self.is_main()
-            || kept.len() == line_count
-            || last.is_empty()
     }
 
     /// One iteration: the best `count` root moves at `depth`, each with its
@@ -260,4 +243,16 @@ impl Searcher {
         }
         job.spec.root_moves.len() == 1 || job.control.elapsed() >= self.stability.scale(time.soft)
     }
+}
+
+/// Whether the lines `kept` of an iteration replace the `last` ones:
+/// always, except that a limited strength draws its move among a full set
+/// of candidates, so a set that a cut left short replaces only an empty one.
+fn replaces(
+    job: &SearchJob,
+    kept: &[ThreadResult],
+    line_count: usize,
+    last: &[ThreadResult],
+) -> bool {
+    job.spec.strength.is_none() || kept.len() == line_count || last.is_empty()
 }

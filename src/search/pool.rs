@@ -308,51 +308,44 @@ mod tests {
         assert_legal(best);
     }
 
-    /// Records the moves a search reports as its `bestmove`.
+    /// Records the moves a search reports as its `bestmove`, and its faults.
     #[derive(Default)]
-    struct BestMoves(std::sync::Mutex<Vec<Option<Move>>>);
+    struct Recorded {
+        best_moves: std::sync::Mutex<Vec<Option<Move>>>,
+        faults: std::sync::Mutex<Vec<String>>,
+    }
 
-    impl crate::search::Reporter for BestMoves {
+    impl crate::search::Reporter for Recorded {
         fn iteration(&self, _: &crate::search::Iteration) {}
         fn best_move(&self, best: Option<Move>, _: Option<Move>) {
-            self.0.lock().unwrap().push(best);
+            self.best_moves.lock().unwrap().push(best);
         }
-        fn error(&self, _: &str) {}
+        fn error(&self, message: &str) {
+            self.faults.lock().unwrap().push(message.to_string());
+        }
     }
 
     #[test]
     fn a_panic_while_concluding_still_answers_once_and_finishes() {
         for threads in [1, 2] {
             let pool = ThreadPool::new(threads).unwrap();
-            let reporter = Arc::new(BestMoves::default());
+            let reporter = Arc::new(Recorded::default());
             let (mut job, finished) = startpos_job(3, threads);
             job.spec.reporter = reporter.clone();
             job.inject_finish_panic = true;
             pool.start(Arc::new(job));
             let chosen = finished.recv().expect("finished is sent despite the panic");
             assert!(chosen.is_none());
-            let answers = reporter.0.lock().unwrap().clone();
+            let answers = reporter.best_moves.lock().unwrap().clone();
             assert_eq!(answers.len(), 1, "{answers:?}");
             assert_legal(answers[0]);
-        }
-    }
-
-    /// Records the faults a search reports.
-    #[derive(Default)]
-    struct Faults(std::sync::Mutex<Vec<String>>);
-
-    impl crate::search::Reporter for Faults {
-        fn iteration(&self, _: &crate::search::Iteration) {}
-        fn best_move(&self, _: Option<Move>, _: Option<Move>) {}
-        fn error(&self, message: &str) {
-            self.0.lock().unwrap().push(message.to_string());
         }
     }
 
     #[test]
     fn a_job_for_fewer_threads_than_the_pool_runs_on_the_first_ones_only() {
         let pool = ThreadPool::new(2).unwrap();
-        let faults = Arc::new(Faults::default());
+        let faults = Arc::new(Recorded::default());
         let (mut job, finished) = startpos_job(4, 1);
         job.spec.reporter = faults.clone();
         let job = Arc::new(job);
@@ -367,7 +360,7 @@ mod tests {
         // it never searched it.
         drop(pool);
         assert!(job.helper_results.1.try_recv().is_err());
-        assert_eq!(*faults.0.lock().unwrap(), Vec::<String>::new());
+        assert_eq!(*faults.faults.lock().unwrap(), Vec::<String>::new());
     }
 
     #[test]
