@@ -12,9 +12,10 @@
 //! Thread 0 leads: it reports iterations, watches the clock, and when its
 //! search ends (or, in `go infinite` and ponder mode, when `stop` or
 //! `ponderhit` lets it) it stops the helpers, gathers their last results,
-//! picks the deepest ([`ThreadResult::rank`]), and prints exactly one
-//! `bestmove`. A panic in any thread is caught: the thread starts afresh
-//! and the result comes from the others, or, when no thread searched a
+//! picks the deepest ([`ThreadResult::rank`]; its own under MultiPV > 1,
+//! whose other lines are its own too), and prints exactly one `bestmove`.
+//! A panic in any thread is caught: the thread starts afresh and the
+//! result comes from the others, or, when no thread searched a
 //! root move, from the table's move for the root or the first legal one. A
 //! panic while the leader concludes is caught too, so that a `bestmove` (the
 //! first legal move, which needs nothing that could panic again) is still
@@ -178,11 +179,10 @@ fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
         std::thread::sleep(WAIT_POLL_INTERVAL);
     }
     control.stop();
-    let mut results = vec![own.clone()];
-    for _ in 1..control.thread_count() {
-        results.push(job.helper_results.1.recv().unwrap_or(None));
-    }
-    let chosen = results.into_iter().flatten().max_by_key(ThreadResult::rank);
+    let helpers = (1..control.thread_count())
+        .map(|_| job.helper_results.1.recv().unwrap_or(None))
+        .collect();
+    let chosen = choose(job.spec.multipv, own.clone(), helpers);
 
     if let Some(chosen) = &chosen
         && own.as_ref() != Some(chosen)
@@ -200,6 +200,24 @@ fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
     if job.finished.send(chosen).is_err() {
         log::debug!("nobody waits for the search to finish");
     }
+}
+
+/// The result to play: the deepest of all threads' ([`ThreadResult::rank`]).
+/// With several lines shown (MultiPV > 1) it is the leader's own, as in
+/// Stockfish, since a helper's line shown as line 1 could repeat one of the
+/// leader's other lines; a helper's only when the leader has none.
+fn choose(
+    multipv: usize,
+    own: Option<ThreadResult>,
+    helpers: Vec<Option<ThreadResult>>,
+) -> Option<ThreadResult> {
+    if multipv > 1 && own.is_some() {
+        return own;
+    }
+    std::iter::once(own)
+        .chain(helpers)
+        .flatten()
+        .max_by_key(ThreadResult::rank)
 }
 
 /// The move to play and the reply to ponder on. When nothing was searched
@@ -361,6 +379,33 @@ mod tests {
         drop(pool);
         assert!(job.helper_results.1.try_recv().is_err());
         assert_eq!(*faults.faults.lock().unwrap(), Vec::<String>::new());
+    }
+
+    /// A result of `depth` whose line is `uci`, in the start position.
+    fn result(depth: i32, uci: &str) -> Option<ThreadResult> {
+        let best = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(Board::startpos().pos())
+            .unwrap();
+        Some(ThreadResult {
+            depth,
+            seldepth: depth as usize,
+            score: 0,
+            pv: vec![best],
+            complete: true,
+        })
+    }
+
+    #[test]
+    fn several_lines_shown_play_the_leaders_line_one() {
+        let leader = result(8, "e2e4");
+        let helpers = || vec![result(9, "d2d4"), None];
+        assert_eq!(choose(1, leader.clone(), helpers()), helpers()[0]);
+        assert_eq!(choose(3, leader.clone(), helpers()), leader);
+        // With no line of its own the leader falls back on the helpers'.
+        assert_eq!(choose(3, None, helpers()), helpers()[0]);
+        assert_eq!(choose(3, None, vec![None]), None);
     }
 
     #[test]
