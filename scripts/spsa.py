@@ -29,6 +29,12 @@ Example::
 the games then do not depend on what else the machine runs, so a run
 can share the cores with other work (more slowly) without bias. The time
 manager's tunables (``time_*``) are then left out.
+
+``--r-end R`` gives every tunable the final learning rate R instead of
+the table's 0.002, which is OpenBench's for runs of tens of thousands of
+games: in a run of a few thousand games the values would hardly move. A
+larger rate moves them by as much more, signal and noise alike, so a
+short run's result needs its match all the more.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 ALPHA = 0.602
 GAMMA = 0.101
@@ -112,6 +118,12 @@ def without_clock_tunables(params: list[Param]) -> list[Param]:
     return [p for p in params if not p.name.startswith(CLOCK_TUNABLE_PREFIX)]
 
 
+def with_r_end(params: list[Param], r_end: float) -> list[Param]:
+    """The tunables with one final learning rate for all: the table's
+    0.002 is OpenBench's, for runs of tens of thousands of games."""
+    return [replace(p, r_end=r_end) for p in params]
+
+
 def fastchess_command(engine: str, plus: dict[str, int], minus: dict[str, int],
                       args) -> list[str]:
     """The fastchess command line of one iteration's pairs: at ``args.tc``,
@@ -155,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
                              "the games do not depend on the machine's load")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--only", help="comma-separated tunables to tune (default: all)")
+    parser.add_argument("--r-end", type=float,
+                        help="every tunable's final learning rate instead of the table's "
+                             "(r_end; larger moves the values further in a short run, "
+                             "noise with them)")
     parser.add_argument("--state", required=True, help="JSON file: saved and resumed")
     parser.add_argument("--fastchess", default=FASTCHESS)
     parser.add_argument("--book", default=BOOK)
@@ -177,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         start = 0
     if args.nodes is not None:
         params = without_clock_tunables(params)
+    if args.r_end is not None:
+        params = with_r_end(params, args.r_end)
     if not params:
         sys.exit("spsa: no tunables to tune")
     for k in range(start, args.iterations):

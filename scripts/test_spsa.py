@@ -56,3 +56,9 @@ def test_fixed_node_games_leave_the_clock_tunables_alone():
     params = spsa.parse_params(LINES + ["time_moves_to_go, int, 22, 15, 50, 2, 0.002"])
     kept = spsa.without_clock_tunables(params)
     assert [p.name for p in kept] == ["reverse_futility_margin", "delta_margin"]
+
+
+def test_one_final_learning_rate_can_replace_the_tables():
+    params = spsa.with_r_end(spsa.parse_params(LINES), 0.01)
+    assert [p.r_end for p in params] == [0.01, 0.01]
+    assert abs(params[0].a(999, 1000) - 0.01 * 64) < 1e-9
