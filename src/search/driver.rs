@@ -217,7 +217,7 @@ impl Searcher {
         if let Some(mate) = job.spec.limits.mate
             && is_mate(result.score)
             && result.score > 0
-            && mate_moves(result.score) <= mate as i32
+            && i64::from(mate_moves(result.score)) <= i64::from(mate)
         {
             return true;
         }

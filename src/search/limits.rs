@@ -22,22 +22,25 @@ pub struct Limits {
     /// searched (not a UCI limit: self-play uses it so that every move is
     /// scored by a completed iteration, with `nodes` as a far cap).
     pub(crate) soft_nodes: Option<u64>,
-    /// Stop once a mate in this many moves (or fewer) is found; after the
-    /// end of input, also at [`Limits::mate_search_depth`] without one.
+    /// Stop once a mate in this many moves (or fewer) is found; once no
+    /// `stop` can be waited for (the input has ended, or commands wait for
+    /// the search), also at [`Limits::mate_search_depth`] without one.
     pub(crate) mate: Option<u32>,
     pub move_time: Option<Duration>,
     pub infinite: bool,
 }
 
 /// Plies beyond a mate's own length that a `go mate` search goes on
-/// looking once nobody is left to stop it (end of input): pruning and
-/// reductions can hide a mate from the iteration as deep as the mate is.
+/// looking once no `stop` can come (end of input, queued commands):
+/// pruning and reductions can hide a mate from the iteration as deep as
+/// the mate is.
 const MATE_SEARCH_SLACK_PLIES: i32 = 8;
 
 impl Limits {
-    /// The depth at which a `go mate N` search gives up once the input has
-    /// ended: past it a mate in N moves (2N − 1 plies) is not there to be
-    /// found. While the input lasts, `stop` ends such a search instead.
+    /// The depth at which a `go mate N` search gives up once no `stop` can
+    /// be waited for (the input has ended, or commands wait for the
+    /// search): past it a mate in N moves (2N − 1 plies) is not there to be
+    /// found. Otherwise `stop` ends such a search.
     pub(crate) fn mate_search_depth(mate_moves: u32) -> i32 {
         let mate_plies = (2 * i64::from(mate_moves) - 1).max(1);
         (mate_plies + i64::from(MATE_SEARCH_SLACK_PLIES)).min(i64::from(i32::MAX)) as i32

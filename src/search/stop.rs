@@ -1,8 +1,9 @@
 //! When a search thread must unwind: `stop` (or `quit`, end of input, a
 //! helper seeing the leader done), the hard time limit, or the node limit
 //! (neither limit while pondering, nor in `go infinite`, which searches
-//! until `stop` whatever limits come with it), or, once the input has
-//! ended, a `go mate` iteration deeper than the mate could need
+//! until `stop` whatever limits come with it), or, once no `stop` can be
+//! waited for (the input has ended, or commands wait for the search), a
+//! `go mate` iteration deeper than the mate could need
 //! ([`super::SearchJob::mate_search_cap`]).
 //!
 //! The check is cheap enough for every node: the shared flag and the clock

@@ -4,10 +4,12 @@
 //! [`Protocol`].
 //!
 //! stdin is read on its own thread so the loop is never stuck in a read
-//! while a search runs: `isready` is answered at once, `stop` and `quit`
-//! act at once, and commands that wait for a finite search (a script that
-//! pipes several `go`s) wait in the engine's queue while the loop reads on,
-//! with every later command, a `ponderhit` included (`engine::queue`).
+//! while a search runs: `isready` is answered at once, `stop` ends the
+//! searches at once (`quit` too, but it lets a running `bench` or `go
+//! perft` finish and carries out the queue before it quits), and commands
+//! that wait for a finite search (a script that pipes several `go`s) wait
+//! in the engine's queue while the loop reads on, with every later
+//! command, a `ponderhit` included (`engine::queue`).
 //! Bytes that are not UTF-8 are replaced, not fatal. End of input behaves
 //! like `quit`, except that a finite search (`go depth`, `movetime`, a
 //! clock) first finishes and prints its `bestmove` (a `go mate` that finds

@@ -43,6 +43,16 @@ fn mate_in_two_is_found_and_reported() {
             "{fen}: {out:#?}"
         );
         assert_legal_bestmove(&out, &pos, STD);
+        // So does a mate limit past `u32` (read as `u32::MAX`: any mate),
+        // in the same iteration, not the deepest there is.
+        engine.send("ucinewgame");
+        let any = engine.go("mate 99999999999");
+        assert_eq!(
+            last_score(&any),
+            Some(("mate".to_string(), 2)),
+            "{fen}: {any:#?}"
+        );
+        assert_eq!(deepest_depth(&any), deepest_depth(&out), "{fen}: {any:#?}");
     }
 }
 
