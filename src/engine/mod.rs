@@ -275,7 +275,7 @@ impl Engine {
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
                 if let Some(search) = &self.search {
-                    search.job.control.ponder_hit();
+                    search.job.control.ponder_hit(received);
                 }
             }
             Command::Quit => {

@@ -71,12 +71,15 @@ impl SearchControl {
         self.pondering.load(Ordering::Acquire)
     }
 
-    /// The opponent played the expected move: the clock starts now. A
-    /// `ponderhit` outside ponder mode changes nothing.
-    pub(crate) fn ponder_hit(&self) {
-        let now = self.go_received.elapsed().as_nanos() as u64;
+    /// The opponent played the expected move: the clock starts when the
+    /// `ponderhit` was `received` (read, not handled: the GUI's clock runs
+    /// from there), and never before the `go` arrived. A `ponderhit`
+    /// outside ponder mode changes nothing.
+    pub(crate) fn ponder_hit(&self, received: Instant) {
+        let start = received.saturating_duration_since(self.go_received);
         if self.pondering.load(Ordering::Relaxed) {
-            self.clock_start_ns.store(now, Ordering::Relaxed);
+            self.clock_start_ns
+                .store(start.as_nanos() as u64, Ordering::Relaxed);
             self.pondering.store(false, Ordering::Release);
         }
     }
@@ -137,7 +140,7 @@ mod tests {
     fn ponderhit_starts_the_clock_and_the_reported_time_runs_on() {
         let control = SearchControl::new(1, true, Instant::now());
         std::thread::sleep(WAIT);
-        control.ponder_hit();
+        control.ponder_hit(Instant::now());
         assert!(!control.is_pondering());
         // Read in this order, the two differ by at least the wait before
         // the ponderhit however the thread is scheduled: the clock started
@@ -151,8 +154,23 @@ mod tests {
     fn ponderhit_outside_ponder_mode_keeps_the_clock() {
         let control = SearchControl::new(1, false, Instant::now());
         std::thread::sleep(WAIT);
-        control.ponder_hit();
+        control.ponder_hit(Instant::now());
         assert!(control.elapsed() >= WAIT);
+    }
+
+    #[test]
+    fn the_clock_runs_from_when_the_ponderhit_was_read() {
+        let go = Instant::now();
+        let control = SearchControl::new(1, true, go);
+        std::thread::sleep(2 * WAIT);
+        // Read a while ago, handled only now: the clock ran from the read.
+        control.ponder_hit(Instant::now() - WAIT);
+        assert!(control.elapsed() >= WAIT);
+        // A ponderhit read before its (queued) `go` started starts the
+        // clock at the `go`.
+        let queued = SearchControl::new(1, true, Instant::now());
+        queued.ponder_hit(go);
+        assert_eq!(queued.clock_start_ns.load(Ordering::Relaxed), 0);
     }
 
     #[test]
