@@ -3,21 +3,27 @@
 //! Lookup order: the `--config PATH` argument, then `engine.toml` beside the
 //! executable, then the built-in defaults. Keys are option names (any case,
 //! quoted when they contain spaces); values are integers, booleans, or
-//! strings for string options (`SyzygyPath`, `EvalFile`). The file never stops the
-//! engine: a broken file or entry is reported (logged, and repeated as
-//! `info string error: engine.toml: …` after `uci`) and the built-in default
-//! stays.
+//! strings for string options (`SyzygyPath`, `EvalFile`). The file never
+//! stops the engine: a broken file or entry is reported (logged, and
+//! repeated after `uci` as `info string error: PATH: …`, naming the file
+//! read) and the built-in default stays.
 
 use std::path::Path;
 
 use crate::options::{self, Kind, Options};
 
-pub(crate) const FILE_NAME: &str = "engine.toml";
+const FILE_NAME: &str = "engine.toml";
+
+/// What labels the errors of start-up when no file was read (the
+/// built-in defaults could not be had, such as their `Hash`).
+const NO_FILE: &str = "start-up";
 
 /// The option defaults after reading the config, and what went wrong.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     pub(crate) defaults: Options,
+    /// The file the defaults were read from (or tried), if any.
+    pub(crate) source: Option<String>,
     pub(crate) errors: Vec<String>,
 }
 
@@ -41,12 +47,10 @@ impl Config {
         match explicit {
             // Checked before reading: reading a named pipe waits for a
             // writer. (A device such as /dev/null reads at once: no config.)
-            Some(path) if is_named_pipe(path) => {
-                Config::failed(format!("{} is a named pipe", path.display()))
-            }
+            Some(path) if is_named_pipe(path) => Config::failed(path, "a named pipe".to_string()),
             Some(path) => match std::fs::read_to_string(path) {
-                Ok(text) => Config::parse(&text),
-                Err(error) => Config::failed(format!("cannot read {}: {error}", path.display())),
+                Ok(text) => Config::read(path, &text),
+                Err(error) => Config::failed(path, format!("cannot read it: {error}")),
             },
             None => {
                 let beside_exe = std::env::current_exe()
@@ -56,11 +60,9 @@ impl Config {
                     Some(path) if path.is_file() => match std::fs::read_to_string(&path) {
                         Ok(text) => {
                             log::info!("reading option defaults from {}", path.display());
-                            Config::parse(&text)
+                            Config::read(&path, &text)
                         }
-                        Err(error) => {
-                            Config::failed(format!("cannot read {}: {error}", path.display()))
-                        }
+                        Err(error) => Config::failed(&path, format!("cannot read it: {error}")),
                     },
                     _ => Config::default(),
                 }
@@ -68,12 +70,32 @@ impl Config {
         }
     }
 
-    fn failed(error: String) -> Config {
-        log::warn!("{FILE_NAME}: {error}");
-        Config {
+    /// What labels this config's errors: the file's path, or start-up.
+    pub(crate) fn label(&self) -> &str {
+        self.source.as_deref().unwrap_or(NO_FILE)
+    }
+
+    /// The config read from the text of the file at `path`.
+    fn read(path: &Path, text: &str) -> Config {
+        let config = Config {
+            source: Some(path.display().to_string()),
+            ..Config::parse(text)
+        };
+        for error in &config.errors {
+            log::warn!("{}: {error}", config.label());
+        }
+        config
+    }
+
+    /// No config from the file at `path`, for the reason `error`.
+    fn failed(path: &Path, error: String) -> Config {
+        let config = Config {
+            source: Some(path.display().to_string()),
             errors: vec![error],
             ..Config::default()
-        }
+        };
+        log::warn!("{}: {}", config.label(), config.errors[0]);
+        config
     }
 
     /// Reads config text; every problem is collected, none is fatal.
@@ -83,7 +105,6 @@ impl Config {
             Ok(table) => table,
             Err(error) => {
                 let message = format!("not valid TOML: {}", error.message());
-                log::warn!("{FILE_NAME}: {message}");
                 config.errors.push(message);
                 return config;
             }
@@ -116,9 +137,6 @@ impl Config {
                 }
                 Err(error) => config.errors.push(error),
             }
-        }
-        for error in &config.errors {
-            log::warn!("{FILE_NAME}: {error}");
         }
         config
     }
@@ -164,9 +182,12 @@ mod tests {
     }
 
     #[test]
-    fn missing_explicit_file_is_reported() {
+    fn missing_explicit_file_is_reported_under_its_path() {
         let config = Config::load(Some(Path::new("/nonexistent/rookery.toml")));
         assert_eq!(config.errors.len(), 1);
+        assert_eq!(config.label(), "/nonexistent/rookery.toml");
+        // With no file read, errors of start-up are labelled so.
+        assert_eq!(Config::default().label(), "start-up");
     }
 
     #[test]

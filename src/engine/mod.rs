@@ -350,7 +350,7 @@ impl Engine {
         ));
         output::send("uciok");
         for error in &self.config.errors {
-            output::error(&format!("{}: {error}", crate::config::FILE_NAME));
+            output::error(&format!("{}: {error}", self.config.label()));
         }
         tell(&self.startup_tablebase_report);
     }

@@ -60,15 +60,15 @@ impl Engine {
             Ok(parsed) => parsed,
             Err(error) => return output::error(&error),
         };
-        if let Some(note) = &parsed.note {
-            output::error(note);
-        }
         let needs_idle = matches!(
             parsed.change,
             Change::Hash(_) | Change::Threads(_) | Change::ClearHash(_) | Change::EvalFile(_)
         );
         if needs_idle && self.is_searching() {
             return output::error(&format!("option '{name}' cannot change while searching"));
+        }
+        if let Some(note) = &parsed.note {
+            output::error(note);
         }
         match parsed.change {
             Change::Hash(mb) if mb != self.options.hash_mb => {
