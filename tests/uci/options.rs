@@ -82,6 +82,11 @@ fn options_change_between_searches() {
     let out = command(&mut engine, "setoption name Threads value 1");
     assert!(!errors(&out).is_empty(), "{out:#?}");
     assert_no_bestmove(&out, "after setoption during search");
+    // A value out of range is refused alone, not first noted as clamped.
+    let out = command(&mut engine, "setoption name Hash value 999999999");
+    let refused = errors(&out);
+    assert_eq!(refused.len(), 1, "{out:#?}");
+    assert!(refused[0].contains("while searching"), "{out:#?}");
     engine.send("stop");
     let out = engine.wait_for("bestmove", PROMPT);
     assert_legal_bestmove(&out, &pos, STD);
