@@ -43,6 +43,12 @@ const _: () = assert!(
     (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) * (HIDDEN as i64) <= i32::MAX as i64,
     "the output layer's i32 sum could overflow at this width"
 );
+// Each term's clamp(x, 0, QA) · weight is an i16 product first (see
+// `accumulator::screlu_dot`).
+const _: () = assert!(
+    (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i16::MAX as i64,
+    "clamp(x, 0, QA) · weight could overflow i16"
+);
 
 /// A network's weights as the engine uses them.
 pub struct Network {
@@ -178,9 +184,10 @@ pub(crate) fn identity(bytes: &[u8]) -> String {
     hex[..IDENTITY_HEX_DIGITS].to_string()
 }
 
-impl From<QuantisedNetwork> for Network {
-    /// The same weights in the rows the engine's evaluation reads.
-    fn from(quantised: QuantisedNetwork) -> Network {
+impl Network {
+    /// The same weights in the rows the engine's evaluation reads; only for
+    /// weights [`QuantisedNetwork::from_bytes`] has checked, so private.
+    fn from_checked(quantised: QuantisedNetwork) -> Network {
         let row = |values: &[i16]| -> [i16; HIDDEN] {
             values.try_into().expect("a row holds HIDDEN weights")
         };
@@ -199,9 +206,7 @@ impl From<QuantisedNetwork> for Network {
             identity: identity(&quantised.to_bytes()),
         }
     }
-}
 
-impl Network {
     /// The network's name: the first hex digits of its file's SHA-256.
     pub(crate) fn identity(&self) -> &str {
         &self.identity
@@ -209,7 +214,7 @@ impl Network {
 
     /// Reads a network file, saying what is wrong with one that does not fit.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        QuantisedNetwork::from_bytes(bytes).map(Network::from)
+        QuantisedNetwork::from_bytes(bytes).map(Network::from_checked)
     }
 
     /// A network of random weights of a trained network's size, for tests
