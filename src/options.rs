@@ -234,7 +234,8 @@ declare_options! {
     Hash: hash_mb: usize = "Hash",
         Kind::Spin { default: 16, min: MIN_HASH_MB, max: MAX_HASH_MB };
     Threads: threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: MAX_THREADS };
-    /// Taken off every time budget for the GUI's and the network's latency.
+    /// Taken off every clock budget for the GUI's and the network's latency
+    /// (of a `go movetime`, at most `search::time`'s margin of 5 ms).
     MoveOverhead: move_overhead: Duration = "Move Overhead",
         Kind::Spin { default: 10, min: 0, max: MAX_MOVE_OVERHEAD_MS };
     /// A button: empties the table.

@@ -42,6 +42,10 @@ const MAX_MOVESTOGO_FRACTION_PER_MILLE: u32 = 500;
 /// to reach a GUI that enforces the move time to the millisecond (cutechess
 /// `st`), little enough to answer within a few milliseconds of the request.
 const MOVETIME_MARGIN: Duration = Duration::from_millis(5);
+/// The most moves to go a `go movestogo` is read as, as Stockfish caps it:
+/// one overhead is kept back for each (without increment), and a
+/// `movestogo 1000` would keep 10 s of any clock at the default overhead.
+const MAX_MOVES_TO_GO: u32 = 50;
 /// Never plan below this, so even a flagging engine returns a real move.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 
@@ -94,15 +98,21 @@ fn clock_budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option
         (None, _) => other.0.map(|clock| (clock, other.1))?,
     };
     let increment = increment.unwrap_or_default();
+    // `movestogo 0` (or a negative one, read as 0) says nothing, as for
+    // Stockfish: not "this move ends the period".
+    let given_moves_to_go = limits
+        .moves_to_go
+        .filter(|&moves| moves > 0)
+        .map(|moves| moves.min(MAX_MOVES_TO_GO));
     let default_moves_to_go = tunables::time_moves_to_go() as u32;
-    let moves_to_go = limits.moves_to_go.unwrap_or(default_moves_to_go).max(1);
+    let moves_to_go = given_moves_to_go.unwrap_or(default_moves_to_go).max(1);
     let available = clock
         .saturating_sub(overhead_reserve(move_overhead, increment, moves_to_go))
         .max(MIN_BUDGET);
 
     let soft_fraction = tunables::time_soft_clock_per_mille() as u32;
     let hard_fraction = tunables::time_hard_clock_per_mille() as u32;
-    let (soft_fraction, hard_fraction) = match limits.moves_to_go {
+    let (soft_fraction, hard_fraction) = match given_moves_to_go {
         // The clock refills soon: a move may take a larger share of it.
         Some(_) => {
             let refill = (PER_MILLE * MOVESTOGO_SHARE_FACTOR / moves_to_go)
@@ -125,9 +135,10 @@ fn clock_budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option
     })
 }
 
-/// What the clock must keep back for the latency of this move and of the
-/// `moves_to_go` after it: `Move Overhead` once, and again for every move
-/// to come whose increment does not pay for it. An increment game so keeps
+/// What the clock must keep back for the latency of this move and of
+/// `moves_to_go` more (one more than a `movestogo` counts, which includes
+/// this move: on the safe side): `Move Overhead` once, and again for every
+/// move to come whose increment does not pay for it. An increment game so keeps
 /// one overhead; a game without increment keeps one per move to come, and
 /// once its clock is down to that it plays its moves at once instead of
 /// running the clock out over a long endgame (a 6 s game flagged in 8 of 50
@@ -271,6 +282,26 @@ mod tests {
         };
         let b = budget(&limits, Color::White, ms(10)).unwrap();
         assert!(b.hard >= ms(4000) && b.hard <= ms(5000), "{b:?}");
+    }
+
+    #[test]
+    fn movestogo_zero_says_nothing_and_a_huge_one_is_capped() {
+        let without = budget(&clock(8000, 8000, 0), Color::White, ms(10)).unwrap();
+        let zero = Limits {
+            moves_to_go: Some(0),
+            ..clock(8000, 8000, 0)
+        };
+        assert_eq!(budget(&zero, Color::White, ms(10)), Some(without));
+        let capped = |moves| {
+            let limits = Limits {
+                moves_to_go: Some(moves),
+                ..clock(8000, 8000, 0)
+            };
+            budget(&limits, Color::White, ms(10)).unwrap()
+        };
+        assert_eq!(capped(1000), capped(MAX_MOVES_TO_GO));
+        // 8 s less 51 overheads over 50 moves, not 1 ms moves.
+        assert!(capped(1000).soft >= ms(100), "{:?}", capped(1000));
     }
 
     #[test]
