@@ -20,6 +20,9 @@ use crossbeam::utils::CachePadded;
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// Set while pondering once the search has done what its move asks:
+    /// `ponderhit` then stops it at once.
+    stop_on_ponderhit: AtomicBool,
     /// No `stop` is to be waited for: the engine's input has ended, or
     /// commands wait for this search to end by itself.
     ends_without_stop: AtomicBool,
@@ -40,6 +43,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            stop_on_ponderhit: AtomicBool::new(false),
             ends_without_stop: AtomicBool::new(false),
             go_received: started,
             clock_start_ns: AtomicU64::new(0),
@@ -73,15 +77,36 @@ impl SearchControl {
 
     /// The opponent played the expected move: the clock starts when the
     /// `ponderhit` was `received` (read, not handled: the GUI's clock runs
-    /// from there), and never before the `go` arrived. A `ponderhit`
+    /// from there), and never before the `go` arrived; a search that asked
+    /// to ([`SearchControl::stop_at_ponderhit`]) stops. A `ponderhit`
     /// outside ponder mode changes nothing.
     pub(crate) fn ponder_hit(&self, received: Instant) {
         let start = received.saturating_duration_since(self.go_received);
         if self.pondering.load(Ordering::Relaxed) {
             self.clock_start_ns
                 .store(start.as_nanos() as u64, Ordering::Relaxed);
-            self.pondering.store(false, Ordering::Release);
+            self.pondering.store(false, Ordering::SeqCst);
+            if self.stop_on_ponderhit.load(Ordering::SeqCst) {
+                self.stop();
+            }
         }
+    }
+
+    /// A ponder search that has done what its move asks (as Stockfish's
+    /// `stopOnPonderhit`): `ponderhit` stops it at once, and it answers with
+    /// what it has, rather than searching on until its next iteration ends
+    /// or its hard limit. True when the `ponderhit` has already come, so the
+    /// caller stops now. (Both sides store, then load the other's flag, in
+    /// one sequentially consistent order: one of them sees the other.)
+    pub(crate) fn stop_at_ponderhit(&self) -> bool {
+        self.stop_on_ponderhit.store(true, Ordering::SeqCst);
+        !self.pondering.load(Ordering::SeqCst)
+    }
+
+    /// Tests only: whether `ponderhit` will stop the search.
+    #[cfg(test)]
+    pub(crate) fn stops_at_ponderhit(&self) -> bool {
+        self.stop_on_ponderhit.load(Ordering::SeqCst)
     }
 
     /// Time since the clock started (since `go`, or since `ponderhit`):
@@ -148,6 +173,22 @@ mod tests {
         let clock = control.elapsed();
         let reported = control.since_go();
         assert!(reported >= clock + WAIT, "{clock:?} {reported:?}");
+    }
+
+    #[test]
+    fn ponderhit_stops_a_search_that_asked_for_it() {
+        let control = SearchControl::new(1, true, Instant::now());
+        control.ponder_hit(Instant::now());
+        assert!(!control.is_stopped(), "not asked");
+        let control = SearchControl::new(1, true, Instant::now());
+        assert!(!control.stop_at_ponderhit(), "still pondering");
+        assert!(!control.is_stopped());
+        control.ponder_hit(Instant::now());
+        assert!(control.is_stopped());
+        // Asked after the ponderhit: the caller is told to stop.
+        let control = SearchControl::new(1, true, Instant::now());
+        control.ponder_hit(Instant::now());
+        assert!(control.stop_at_ponderhit());
     }
 
     #[test]

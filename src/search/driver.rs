@@ -212,7 +212,8 @@ impl Searcher {
     /// limit reached, a forced single reply on the clock, or the soft time
     /// limit, scaled by the search's stability, passed. `go movetime`
     /// searches a single root move for its whole time, as asked (analysis
-    /// of one move with `searchmoves`).
+    /// of one move with `searchmoves`). A ponder search that is so done
+    /// searches on, and stops at `ponderhit`.
     fn iteration_ends_search(&self, job: &SearchJob, result: &ThreadResult) -> bool {
         if let Some(mate) = job.spec.limits.mate
             && is_mate(result.score)
@@ -235,13 +236,18 @@ impl Searcher {
         let Some(time) = job.spec.time else {
             return false;
         };
+        let done = if time.adjustable {
+            job.spec.root_moves.len() == 1
+                || job.control.elapsed() >= self.stability.scale(time.soft)
+        } else {
+            job.control.elapsed() >= time.soft
+        };
         if job.control.is_pondering() {
-            return false;
+            // The clock runs from the `go` while pondering: a search that
+            // has done its move's work answers at `ponderhit`.
+            return done && job.control.stop_at_ponderhit();
         }
-        if !time.adjustable {
-            return job.control.elapsed() >= time.soft;
-        }
-        job.spec.root_moves.len() == 1 || job.control.elapsed() >= self.stability.scale(time.soft)
+        done
     }
 }
 

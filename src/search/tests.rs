@@ -206,6 +206,34 @@ fn go_movetime_searches_a_single_root_move_for_its_time() {
 }
 
 #[test]
+fn a_ponder_search_with_a_forced_reply_stops_at_ponderhit() {
+    // Black's only move is Kg8: pondering on it, the first iteration has
+    // done the move's work (on the clock it would answer at once), so
+    // `ponderhit` must stop the search, not let it search on until an
+    // iteration ends or the hard limit passes.
+    let limits = Limits {
+        ponder: true,
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let minute = Some(super::TimeBudget {
+        soft: Duration::from_secs(60),
+        hard: Duration::from_secs(60),
+        adjustable: true,
+    });
+    let mut job = job_from("7k/8/6K1/8/8/8/8/R7 b - - 0 1", limits.clone());
+    assert_eq!(job.spec.root_moves.len(), 1);
+    job.spec.time = minute;
+    assert!(search(&job).is_some());
+    assert!(job.control.stops_at_ponderhit());
+    // With a choice, and far from its budget, it ponders on.
+    let mut job = job_from(EIGHTEEN_ROOKS, limits);
+    job.spec.time = minute;
+    assert!(search(&job).is_some());
+    assert!(!job.control.stops_at_ponderhit());
+}
+
+#[test]
 fn a_cut_iteration_ranks_with_the_depth_it_completed() {
     let e4 = uci_move(&Board::startpos(), "e2e4");
     let line = |depth, complete| ThreadResult {
