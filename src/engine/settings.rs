@@ -5,6 +5,7 @@
 //! validating the value is `options`' job; this file only applies it.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::{Engine, tell};
 use crate::board::Board;
@@ -14,6 +15,10 @@ use crate::output;
 use crate::search::ThreadPool;
 use crate::tablebase::{LoadReport, Tablebases};
 use crate::tt::TranspositionTable;
+
+/// How long a resize waits for the search threads to let go of the old
+/// table: they drop their handles on it just after the `bestmove`.
+const TABLE_RELEASE_WAIT: Duration = Duration::from_secs(1);
 
 impl Engine {
     /// Replaces the table by an empty one of `mb` MB. The old table is
@@ -26,7 +31,9 @@ impl Engine {
         let smallest = MIN_HASH_MB as usize;
         let placeholder = TranspositionTable::new(smallest)
             .map_err(|error| format!("{error}; keeping {old_mb} MB"))?;
-        self.tt = Arc::new(placeholder);
+        if !free_once_released(std::mem::replace(&mut self.tt, Arc::new(placeholder))) {
+            log::warn!("the old table was still held after {TABLE_RELEASE_WAIT:?}");
+        }
         let error = match TranspositionTable::new(mb) {
             Ok(tt) => {
                 self.tt = Arc::new(tt);
@@ -124,5 +131,34 @@ impl Engine {
             _ => {}
         }
         self.options.apply(parsed.change);
+    }
+}
+
+/// Drops `table`, waiting first (at most [`TABLE_RELEASE_WAIT`]) until this
+/// is its last handle, so that it is freed here, before a new table is
+/// allocated: the search threads may still hold theirs for a moment after
+/// the search has finished. True when it was freed here.
+fn free_once_released(table: Arc<TranspositionTable>) -> bool {
+    let deadline = Instant::now() + TABLE_RELEASE_WAIT;
+    while Arc::strong_count(&table) > 1 && Instant::now() < deadline {
+        std::thread::yield_now();
+    }
+    Arc::into_inner(table).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_old_table_is_freed_once_a_search_thread_lets_go_of_it() {
+        let table = Arc::new(TranspositionTable::new(1).unwrap());
+        let held = Arc::clone(&table);
+        let thread = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            drop(held);
+        });
+        assert!(free_once_released(table));
+        thread.join().unwrap();
     }
 }
