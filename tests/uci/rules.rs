@@ -18,14 +18,21 @@ fn mate_in_two_is_found_and_reported() {
             forces_mate_within(&pos, 2) && !forces_mate_within(&pos, 1),
             "{fen}"
         );
-        engine.send("ucinewgame");
         engine.send(&format!("position fen {fen}"));
-        let out = engine.go("depth 6");
-        assert_eq!(
-            last_score(&out),
-            Some(("mate".to_string(), 2)),
-            "{fen}: {out:#?}"
-        );
+        // A fresh search of the position under `limits`, which must report
+        // the mate in 2.
+        let mut mate_in_2 = |limits: &str| {
+            engine.send("ucinewgame");
+            let out = engine.go(limits);
+            let score = last_score(&out);
+            assert_eq!(
+                score,
+                Some(("mate".to_string(), 2)),
+                "{fen} {limits}: {out:#?}"
+            );
+            out
+        };
+        let out = mate_in_2("depth 6");
         let best = assert_legal_bestmove(&out, &pos, STD);
         assert_pvs_legal(&out, &pos, STD);
         let mut after = pos.clone();
@@ -35,23 +42,11 @@ fn mate_in_two_is_found_and_reported() {
             "{fen}: bestmove {best:?} does not force mate in 2"
         );
         // `go mate 2` ends by itself once the mate is found.
-        engine.send("ucinewgame");
-        let out = engine.go("mate 2");
-        assert_eq!(
-            last_score(&out),
-            Some(("mate".to_string(), 2)),
-            "{fen}: {out:#?}"
-        );
+        let out = mate_in_2("mate 2");
         assert_legal_bestmove(&out, &pos, STD);
         // So does a mate limit past `u32` (read as `u32::MAX`: any mate),
         // in the same iteration, not the deepest there is.
-        engine.send("ucinewgame");
-        let any = engine.go("mate 99999999999");
-        assert_eq!(
-            last_score(&any),
-            Some(("mate".to_string(), 2)),
-            "{fen}: {any:#?}"
-        );
+        let any = mate_in_2("mate 99999999999");
         assert_eq!(deepest_depth(&any), deepest_depth(&out), "{fen}: {any:#?}");
     }
 }
