@@ -47,23 +47,19 @@ impl Config {
         match explicit {
             // Checked before reading: reading a named pipe waits for a
             // writer. (A device such as /dev/null reads at once: no config.)
-            Some(path) if is_named_pipe(path) => Config::failed(path, "a named pipe".to_string()),
-            Some(path) => match std::fs::read_to_string(path) {
-                Ok(text) => Config::read(path, &text),
-                Err(error) => Config::failed(path, format!("cannot read it: {error}")),
-            },
+            Some(path) if is_named_pipe(path) => {
+                Config::from_file(path, Config::failed("a named pipe".to_string()))
+            }
+            Some(path) => Config::from_file(path, Config::read(path)),
             None => {
                 let beside_exe = std::env::current_exe()
                     .ok()
                     .and_then(|exe| exe.parent().map(|dir| dir.join(FILE_NAME)));
                 match beside_exe {
-                    Some(path) if path.is_file() => match std::fs::read_to_string(&path) {
-                        Ok(text) => {
-                            log::info!("reading option defaults from {}", path.display());
-                            Config::read(&path, &text)
-                        }
-                        Err(error) => Config::failed(&path, format!("cannot read it: {error}")),
-                    },
+                    Some(path) if path.is_file() => {
+                        log::info!("reading option defaults from {}", path.display());
+                        Config::from_file(&path, Config::read(&path))
+                    }
                     _ => Config::default(),
                 }
             }
@@ -75,11 +71,12 @@ impl Config {
         self.source.as_deref().unwrap_or(NO_FILE)
     }
 
-    /// The config read from the text of the file at `path`.
-    fn read(path: &Path, text: &str) -> Config {
+    /// `config`, read (or not) from the file at `path`: its errors are
+    /// labelled with the path, and logged.
+    fn from_file(path: &Path, config: Config) -> Config {
         let config = Config {
             source: Some(path.display().to_string()),
-            ..Config::parse(text)
+            ..config
         };
         for error in &config.errors {
             log::warn!("{}: {error}", config.label());
@@ -87,15 +84,20 @@ impl Config {
         config
     }
 
-    /// No config from the file at `path`, for the reason `error`.
-    fn failed(path: &Path, error: String) -> Config {
-        let config = Config {
-            source: Some(path.display().to_string()),
+    /// The config in the file at `path`.
+    fn read(path: &Path) -> Config {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Config::parse(&text),
+            Err(error) => Config::failed(format!("cannot read it: {error}")),
+        }
+    }
+
+    /// No config, for the reason `error`.
+    fn failed(error: String) -> Config {
+        Config {
             errors: vec![error],
             ..Config::default()
-        };
-        log::warn!("{}: {}", config.label(), config.errors[0]);
-        config
+        }
     }
 
     /// Reads config text; every problem is collected, none is fatal.

@@ -105,7 +105,7 @@ fn clock_budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option
         .filter(|&moves| moves > 0)
         .map(|moves| moves.min(MAX_MOVES_TO_GO));
     let default_moves_to_go = tunables::time_moves_to_go() as u32;
-    let moves_to_go = given_moves_to_go.unwrap_or(default_moves_to_go).max(1);
+    let moves_to_go = given_moves_to_go.unwrap_or(default_moves_to_go);
     let available = clock
         .saturating_sub(overhead_reserve(move_overhead, increment, moves_to_go))
         .max(MIN_BUDGET);
