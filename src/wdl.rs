@@ -29,11 +29,11 @@ use crate::material::{PAWN, classical_value};
 use crate::score::{MAX_EVAL, is_decisive, is_mate};
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const A_BASE: f64 = 379.0;
-const A_SLOPE: f64 = -217.0;
+const A_BASE: f64 = 449.0;
+const A_SLOPE: f64 = -271.0;
 /// `b(m) = B_BASE + B_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const B_BASE: f64 = 74.5;
-const B_SLOPE: f64 = -3.8;
+const B_BASE: f64 = 107.8;
+const B_SLOPE: f64 = -34.2;
 /// Material is counted pawn 1, minor 3, rook 5, queen 9, clamped to
 /// `MATERIAL_MIN..=MATERIAL_MAX` (as in the fit) and scaled by this.
 const MATERIAL_SCALE: f64 = 58.0;
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn evaluations_are_shown_below_the_proven_results() {
-        // With every piece on the board a(m) is about 81 cp, so the
+        // With every piece on the board a(m) is about 85 cp, so the
         // ceiling evaluation used to be shown as cp 39246, past mate.
         assert_eq!(normalized_cp(MAX_EVAL, MATERIAL_MAX), MAX_EVAL);
         assert_eq!(normalized_cp(-MAX_EVAL, MATERIAL_MAX), -MAX_EVAL);
