@@ -1,5 +1,7 @@
-//! The `rookery` command line: the UCI engine by default, and the `bench`
-//! and `perft` tools as subcommands.
+//! The `rookery` command line: the UCI engine by default, and the tools
+//! as subcommands: `bench` and `perft`; `datagen` (self-play games),
+//! `datatext`, `dataconvert` and `datamanifest` (the game files);
+//! `tunables` (the search's SPSA input).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,7 +13,7 @@ use shakmaty::{CastlingMode, Chess};
 use rookery::board::parse_fen;
 use rookery::config::Config;
 use rookery::engine::Engine;
-use rookery::tools::selfplay::record::GameReader;
+use rookery::tools::selfplay::record::open_game_file;
 use rookery::tools::{bench, perft, selfplay};
 use rookery::uci;
 
@@ -63,11 +65,25 @@ enum Tool {
         chess960: bool,
     },
     /// Play self-play games for training data, appending them to a game
-    /// file (stop with Ctrl-C: every finished game is kept).
+    /// file or writing them in chunks (stop with Ctrl-C: every finished
+    /// game of a file, every finished chunk is kept).
     Datagen {
         /// Game file to append to.
-        #[arg(long)]
-        output: PathBuf,
+        #[arg(
+            long,
+            required_unless_present = "chunk_dir",
+            conflicts_with = "chunk_dir"
+        )]
+        output: Option<PathBuf>,
+        /// Folder to write chunks into instead: files of --chunk-games
+        /// games, xz-compressed when full and never written again, named
+        /// s<seed>-c<number>.bin.xz. Run again with the same seed, it
+        /// plays only the chunks that are missing.
+        #[arg(long, value_name = "DIR")]
+        chunk_dir: Option<PathBuf>,
+        /// Games in a chunk.
+        #[arg(long, default_value_t = 1000)]
+        chunk_games: u64,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -92,9 +108,33 @@ enum Tool {
     /// Write the training positions of game files as text lines
     /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout.
     Datatext {
-        /// Game files written by `datagen`.
+        /// Game files written by `datagen` (`.xz` files are decompressed).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Rewrite game files of any format version as one file of the
+    /// current (compact) version; xz-compressed when OUTPUT ends in .xz.
+    Dataconvert {
+        /// Notes for the new file's header, `key=value` words: engine=<commit>
+        /// network=<id> seed=<n> nodes=<n> (what the manifest shows).
+        #[arg(long, default_value = "")]
+        notes: String,
+        /// The new file (must not exist).
+        #[arg(long)]
+        output: PathBuf,
+        /// Game files to read, in order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Add a row to DIR/manifest.tsv for every finished game file under
+    /// DIR it does not list yet (with --check: verify every listed file's
+    /// size and SHA-256 instead).
+    Datamanifest {
+        /// Only check the listed files against their rows.
+        #[arg(long)]
+        check: bool,
+        /// The data folder (data/selfplay in the repository).
+        dir: PathBuf,
     },
 }
 
@@ -173,12 +213,22 @@ fn main() -> ExitCode {
         }
         Some(Tool::Datagen {
             output,
+            chunk_dir,
+            chunk_games,
             threads,
             nodes,
             games,
             positions,
             seed,
         }) => {
+            let output = match (output, chunk_dir) {
+                (_, Some(dir)) => selfplay::Output::Chunks {
+                    dir,
+                    games_per_chunk: chunk_games,
+                },
+                (Some(path), None) => selfplay::Output::File(path),
+                (None, None) => unreachable!("clap requires --output or --chunk-dir"),
+            };
             let settings = selfplay::Settings {
                 output,
                 threads,
@@ -208,7 +258,55 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Tool::Dataconvert {
+            notes,
+            output,
+            files,
+        }) => match selfplay::convert::convert(&files, &output, &notes) {
+            Ok(converted) => {
+                println!(
+                    "{}: {} games, {} bytes",
+                    output.display(),
+                    converted.games,
+                    converted.bytes
+                );
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("rookery: dataconvert: {error}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Tool::Datamanifest { check, dir }) => match update_manifest(&dir, check) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("rookery: datamanifest: {error}");
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+/// Adds the new files of `dir` to its manifest and prints their rows, or
+/// with `check` verifies every listed file.
+fn update_manifest(dir: &std::path::Path, check: bool) -> std::io::Result<()> {
+    use selfplay::manifest;
+    if check {
+        let paths = manifest::verified_paths(&dir.join(manifest::MANIFEST_NAME))?;
+        println!("{} files match the manifest", paths.len());
+        return Ok(());
+    }
+    for entry in manifest::add_new_files(dir)? {
+        println!(
+            "{}: {} games, {} training positions, {} bytes ({:.2} bytes a position)",
+            entry.path,
+            entry.games,
+            entry.training_positions,
+            entry.bytes,
+            entry.bytes as f64 / entry.training_positions.max(1) as f64
+        );
+    }
+    Ok(())
 }
 
 /// Prints the training positions of every game in `files` as text.
@@ -216,7 +314,7 @@ fn write_text(files: &[PathBuf]) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for path in files {
-        let mut games = GameReader::new(std::io::BufReader::new(std::fs::File::open(path)?))?;
+        let mut games = open_game_file(path)?;
         while let Some(game) = games.next_game()? {
             for position in game.training_positions() {
                 writeln!(out, "{}", position.to_text())?;

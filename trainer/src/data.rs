@@ -11,25 +11,27 @@
 //! contiguous slice: shuffling moves the samples themselves, not indices.
 //!
 //! Files are read in parallel, one thread per file (replaying the games'
-//! moves is what costs, not the reading). A file whose name ends in `.xz`
-//! (the self-play archive's form) is decompressed as it is read, every xz
-//! stream of it (`cat a.xz b.xz` is one file), with the `liblzma` crate;
-//! any other file is read as it is. A game whose samples repeat an earlier
-//! game's is dropped before the validation split (see [`load_files`]).
+//! moves is what costs, not the reading), with the library's
+//! `open_game_file`: a file whose name ends in `.xz` (the form of the
+//! repository's `data/selfplay/`) is decompressed as it is read. A data
+//! manifest among the files stands for the files it lists, each checked
+//! against its SHA-256 before any is read ([`expand_manifests`]). A game
+//! whose samples repeat an earlier game's is dropped before the validation
+//! split (see [`load_files`]).
 //!
 //! Mirroring happens in place, pass by pass ([`prepare_pass`]): an epoch
 //! with mirroring is two passes over the one stored set, every position
 //! once each way, so the set takes its positions' memory and no more.
 
 use std::collections::HashSet;
-use std::fs::File;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-use std::io::{self, BufRead, BufReader};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
 use rookery::rng::SplitMix64;
-use rookery::tools::selfplay::record::{GameReader, GameResult};
+use rookery::tools::selfplay::manifest;
+use rookery::tools::selfplay::record::{GameResult, open_game_file};
 use shakmaty::{Chess, Position};
 
 /// Most pieces a chess position can have.
@@ -161,19 +163,27 @@ pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
     Ok(loaded)
 }
 
+/// `paths` with every data manifest (a `.tsv` file) replaced by the files
+/// it lists, in its order, once each has been checked against its row's
+/// size and SHA-256: a file that differs is an error, before anything is
+/// trained on.
+pub fn expand_manifests(paths: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.extension().is_some_and(|e| e == "tsv") {
+            files.extend(manifest::verified_paths(path)?);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
 /// Each game's training samples, in file order.
 fn load_file(path: &Path) -> io::Result<Vec<Vec<Sample>>> {
     let with_path =
         |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
-    let file = File::open(path).map_err(with_path)?;
-    let input: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(BufReader::new(liblzma::read::XzDecoder::new_multi_decoder(
-            file,
-        )))
-    } else {
-        Box::new(BufReader::new(file))
-    };
-    let mut reader = GameReader::new(input).map_err(with_path)?;
+    let mut reader = open_game_file(path)?;
     let mut games = Vec::new();
     while let Some(game) = reader.next_game().map_err(with_path)? {
         games.push(

@@ -63,7 +63,10 @@ struct Cli {
     /// Directory for the per-epoch networks and checkpoints (created).
     #[arg(long)]
     out_dir: PathBuf,
-    /// Game files written by `rookery datagen`.
+    /// Game files written by `rookery datagen` (`.xz` files are
+    /// decompressed), or data manifests (`manifest.tsv`, as
+    /// `data/selfplay/manifest.tsv`): a manifest stands for every file it
+    /// lists, each checked against its size and SHA-256 first.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Passes over the training set.
@@ -176,7 +179,8 @@ fn run(cli: Cli) -> Result<(), String> {
         .map_err(|e| format!("cannot create {}: {e}", cli.out_dir.display()))?;
 
     let start = Instant::now();
-    let loaded = data::load_files(&cli.files).map_err(|e| e.to_string())?;
+    let files = data::expand_manifests(&cli.files).map_err(|e| e.to_string())?;
+    let loaded = data::load_files(&files).map_err(|e| e.to_string())?;
     let games = loaded.games.len();
     if loaded.duplicates > 0 {
         eprintln!(

@@ -1,25 +1,24 @@
 //! `rookery datagen`: self-play games that become training data for the
 //! evaluation network.
 //!
-//! Every worker thread plays games on its own: a few random legal plies
-//! from the starting position (so no two games are alike), then a
-//! node-limited search for every move, with its own single-thread search
-//! pool and table, both reset before each game as after `ucinewgame`. The
-//! node limit is soft: no iteration starts past it, so the score of a move
-//! comes from a completed iteration (a score cut inside one is only a
-//! bound). A hard cap of [`HARD_NODES_FACTOR`] times
-//! the limit bounds the rare iteration that runs long; a move it cuts is
-//! played but recorded without a score. Openings the first search already
-//! judges lost for one side are dropped. Games end by the rules (mate, stalemate, repetition,
-//! fifty moves, insufficient material) or by adjudication: a win once the
-//! score has stayed decisive for a few plies, a draw once it has stayed
-//! near zero for many plies late in the game. Each finished game is
-//! appended to the output file in one write ([`record`]), so stopping the
-//! generator (Ctrl-C) keeps every finished game.
+//! Every worker thread plays games on its own ([`game`]), with its own
+//! single-thread search pool and table, both reset before each game as
+//! after `ucinewgame`. Each finished game is written in one write
+//! ([`record`]), so stopping the generator (Ctrl-C) keeps every finished
+//! game. The games go either to one file that grows, or into chunks
+//! ([`chunks`]): files of a fixed number of games, compressed and never
+//! written again once full, which is how the data is committed to the
+//! repository while generation goes on ([`manifest`] lists them there).
 //!
 //! The search is the engine's own with its current evaluation: generation
 //! 0 used the piece-square tables, every later one the latest network.
+//! Every file's header notes the engine's commit, its network, the seed
+//! and the node limit, so a file says where it came from.
 
+pub mod chunks;
+pub mod convert;
+mod game;
+pub mod manifest;
 pub mod record;
 
 use std::fs::File;
@@ -29,36 +28,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Color, Position};
-
-use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::rng::SplitMix64;
-use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
-use crate::tt::TranspositionTable;
-use record::{GameRecord, GameResult, Ply, open_for_append};
+use chunks::ChunkSet;
+use game::Player;
+use record::{GameRecord, GameResult, open_for_append};
 
-/// The hard node cap of a move's search, in soft node limits.
-const HARD_NODES_FACTOR: u64 = 8;
-/// Random plies before the search takes over: this or one more.
-const RANDOM_PLIES: usize = 8;
-/// Openings whose first search is beyond this (cp) are dropped.
-const MAX_OPENING_SCORE: i32 = 1000;
-/// A win is adjudicated once |score| stays at least this ...
-const WIN_SCORE: i32 = 2000;
-/// ... for this many plies in a row, for the same side.
-const WIN_PLIES: usize = 4;
-/// A draw is adjudicated once |score| stays at most this ...
-const DRAW_SCORE: i32 = 10;
-/// ... for this many plies in a row ...
-const DRAW_PLIES: usize = 12;
-/// ... from this searched ply on (counted after the random opening).
-const DRAW_FROM_PLY: usize = 80;
-/// Games still running after this many plies are drawn.
-const MAX_GAME_PLIES: usize = 400;
-/// Table size of each worker's search.
-const WORKER_HASH_MB: usize = 8;
-/// Occurrences of a position that end the game (threefold repetition).
-const REPETITIONS_FOR_DRAW: usize = 3;
 /// Unfit openings in a row after which a worker gives up: a node limit too
 /// small to finish even one iteration makes every opening unfit.
 const MAX_UNFIT_OPENINGS: usize = 1000;
@@ -67,20 +41,49 @@ const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
 /// How often the main thread looks whether every worker has finished.
 const FINISHED_POLL_INTERVAL: Duration = Duration::from_millis(100);
 
+/// Where the games go.
+#[derive(Clone, Debug)]
+pub enum Output {
+    /// One game file, appended to.
+    File(PathBuf),
+    /// Chunks of this many games in this folder.
+    Chunks { dir: PathBuf, games_per_chunk: u64 },
+}
+
 /// What `rookery datagen` was asked for.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub output: PathBuf,
+    pub output: Output,
     pub threads: usize,
     /// Soft node limit of each move's search (no iteration starts past
     /// it).
     pub nodes: u64,
     /// Stop after this many games (all threads together; the games in
-    /// progress then still finish and are kept) ...
+    /// progress then still finish and are kept, and open chunks are
+    /// finished as they are) ...
     pub games: Option<u64>,
     /// ... or after this many recorded plies.
     pub positions: Option<u64>,
     pub seed: u64,
+}
+
+impl Settings {
+    /// The notes every file's header carries: where its games came from.
+    fn notes(&self) -> String {
+        format!(
+            "engine={} network={} seed={} nodes={}",
+            env!("ROOKERY_COMMIT"),
+            crate::nnue::active().identity(),
+            self.seed,
+            self.nodes
+        )
+    }
+}
+
+/// Where the workers write.
+enum Sink {
+    File(Mutex<File>),
+    Chunks(ChunkSet),
 }
 
 /// Counters shared by the workers.
@@ -95,6 +98,7 @@ struct Progress {
     white_wins: AtomicU64,
     draws: AtomicU64,
     black_wins: AtomicU64,
+    chunks: AtomicU64,
     done: AtomicBool,
 }
 
@@ -103,7 +107,7 @@ impl Progress {
         let plies = self.plies.load(Ordering::Relaxed);
         format!(
             "datagen: {} games, {} positions ({} unscored), {:.0} positions/s, \
-             {:.0} nodes/move, W/D/L {}/{}/{}",
+             {:.0} nodes/move, W/D/L {}/{}/{}, {} chunks finished",
             self.games.load(Ordering::Relaxed),
             plies,
             self.unscored.load(Ordering::Relaxed),
@@ -112,24 +116,52 @@ impl Progress {
             self.white_wins.load(Ordering::Relaxed),
             self.draws.load(Ordering::Relaxed),
             self.black_wins.load(Ordering::Relaxed),
+            self.chunks.load(Ordering::Relaxed),
         )
+    }
+
+    /// Counts a finished game; says when the run's limits are reached.
+    fn count(&self, game: &GameRecord, nodes: u64, settings: &Settings) {
+        let ply_count = game.plies.len() as u64;
+        let games = self.games.fetch_add(1, Ordering::Relaxed) + 1;
+        let plies = self.plies.fetch_add(ply_count, Ordering::Relaxed) + ply_count;
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+        let unscored = game.plies.iter().filter(|p| p.white_score.is_none());
+        self.unscored
+            .fetch_add(unscored.count() as u64, Ordering::Relaxed);
+        let counter = match game.result {
+            GameResult::WhiteWins => &self.white_wins,
+            GameResult::Draw => &self.draws,
+            GameResult::BlackWins => &self.black_wins,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        if settings.games.is_some_and(|n| games >= n)
+            || settings.positions.is_some_and(|n| plies >= n)
+        {
+            self.done.store(true, Ordering::Relaxed);
+        }
     }
 }
 
 /// Runs the generator until its game or position count is reached.
 pub fn run(settings: &Settings) -> io::Result<()> {
-    let file = open_for_append(&settings.output)?;
-    let output = Arc::new(Mutex::new(file));
+    let sink = Arc::new(match &settings.output {
+        Output::File(path) => Sink::File(Mutex::new(open_for_append(path, &settings.notes())?)),
+        Output::Chunks {
+            dir,
+            games_per_chunk,
+        } => Sink::Chunks(ChunkSet::new(dir, settings.seed, *games_per_chunk)?),
+    });
     let progress = Arc::new(Progress::default());
     let start = Instant::now();
     let workers: Vec<_> = (0..settings.threads.max(1))
         .map(|id| {
             let settings = settings.clone();
-            let output = Arc::clone(&output);
+            let sink = Arc::clone(&sink);
             let progress = Arc::clone(&progress);
             std::thread::Builder::new()
                 .name(format!("datagen-{id}"))
-                .spawn(move || worker(id as u64, &settings, &output, &progress))
+                .spawn(move || worker(id as u64, &settings, &sink, &progress))
         })
         .collect::<io::Result<_>>()?;
     let mut last_report = Instant::now();
@@ -149,20 +181,80 @@ pub fn run(settings: &Settings) -> io::Result<()> {
     Ok(())
 }
 
-fn worker(
-    id: u64,
+/// One worker: into the file with its own random stream, or chunk after
+/// chunk, each with the chunk's stream.
+fn worker(id: u64, settings: &Settings, sink: &Sink, progress: &Progress) -> io::Result<()> {
+    let mut player = Player::new(settings.nodes).map_err(io::Error::other)?;
+    let result = match sink {
+        Sink::File(file) => {
+            let mut rng = SplitMix64::stream(settings.seed, id);
+            play_games(
+                &mut player,
+                &mut rng,
+                settings,
+                progress,
+                u64::MAX,
+                |game| {
+                    let mut file = file.lock().map_err(|_| io::Error::other("poisoned"))?;
+                    game.write_to(&mut *file)
+                },
+            )
+        }
+        Sink::Chunks(chunks) => play_chunks(&mut player, chunks, settings, progress),
+    };
+    if result.is_err() {
+        progress.done.store(true, Ordering::Relaxed);
+    }
+    result
+}
+
+fn play_chunks(
+    player: &mut Player,
+    chunks: &ChunkSet,
     settings: &Settings,
-    output: &Mutex<File>,
     progress: &Progress,
 ) -> io::Result<()> {
-    let mut player = Player::new(settings.nodes).map_err(io::Error::other)?;
-    let mut rng = SplitMix64::stream(settings.seed, id);
-    let mut unfit_in_a_row = 0;
     while !progress.done.load(Ordering::Relaxed) {
-        let Some((game, nodes)) = player.play_game(&mut rng) else {
+        let number = chunks.claim();
+        let notes = format!("{} chunk={number}", settings.notes());
+        let mut chunk = chunks.open(number, &notes)?;
+        let mut rng = SplitMix64::stream(settings.seed, number);
+        let games_per_chunk = chunks.games_per_chunk;
+        let played = play_games(
+            player,
+            &mut rng,
+            settings,
+            progress,
+            games_per_chunk,
+            |game| chunk.write(game),
+        );
+        // A chunk's games are whole even when a later game failed: keep
+        // them, and stop.
+        if let Some(path) = chunk.finish()? {
+            progress.chunks.fetch_add(1, Ordering::Relaxed);
+            log::info!("datagen: finished {}", path.display());
+        }
+        played?;
+    }
+    Ok(())
+}
+
+/// Plays games into `write` until `max_games` are written or the run is
+/// done.
+fn play_games(
+    player: &mut Player,
+    rng: &mut SplitMix64,
+    settings: &Settings,
+    progress: &Progress,
+    max_games: u64,
+    mut write: impl FnMut(&GameRecord) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut unfit_in_a_row = 0;
+    let mut written = 0;
+    while written < max_games && !progress.done.load(Ordering::Relaxed) {
+        let Some((game, nodes)) = player.play_game(rng) else {
             unfit_in_a_row += 1;
             if unfit_in_a_row >= MAX_UNFIT_OPENINGS {
-                progress.done.store(true, Ordering::Relaxed);
                 return Err(io::Error::other(format!(
                     "{MAX_UNFIT_OPENINGS} openings in a row were unfit: is the node limit \
                      ({}) too small to finish a search?",
@@ -172,306 +264,99 @@ fn worker(
             continue;
         };
         unfit_in_a_row = 0;
-        {
-            let mut file = output.lock().map_err(|_| io::Error::other("poisoned"))?;
-            game.write_to(&mut *file)?;
-        }
-        let games = progress.games.fetch_add(1, Ordering::Relaxed) + 1;
-        let plies = progress
-            .plies
-            .fetch_add(game.plies.len() as u64, Ordering::Relaxed)
-            + game.plies.len() as u64;
-        progress.nodes.fetch_add(nodes, Ordering::Relaxed);
-        let unscored = game
-            .plies
-            .iter()
-            .filter(|p| p.white_score.is_none())
-            .count();
-        progress
-            .unscored
-            .fetch_add(unscored as u64, Ordering::Relaxed);
-        let counter = match game.result {
-            GameResult::WhiteWins => &progress.white_wins,
-            GameResult::Draw => &progress.draws,
-            GameResult::BlackWins => &progress.black_wins,
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        if settings.games.is_some_and(|n| games >= n)
-            || settings.positions.is_some_and(|n| plies >= n)
-        {
-            progress.done.store(true, Ordering::Relaxed);
-        }
+        write(&game)?;
+        written += 1;
+        progress.count(&game, nodes, settings);
     }
     Ok(())
-}
-
-/// One worker's search: a one-thread pool and its own table.
-struct Player {
-    pool: ThreadPool,
-    tt: Arc<TranspositionTable>,
-    nodes: u64,
-}
-
-impl Player {
-    fn new(nodes: u64) -> Result<Player, String> {
-        Ok(Player {
-            pool: ThreadPool::new(1).map_err(|e| e.to_string())?,
-            tt: Arc::new(TranspositionTable::new(WORKER_HASH_MB).map_err(|e| e.to_string())?),
-            nodes,
-        })
-    }
-
-    /// The search's result for `board` with the game's keys so far, and
-    /// the nodes it took.
-    fn search(&self, board: &Board, keys: &[u64]) -> Option<(ThreadResult, u64)> {
-        self.tt.new_search();
-        let (job, finished) = SearchJob::new(JobSpec {
-            root: board.clone(),
-            game_keys: keys.to_vec(),
-            root_moves: board.pos().legal_moves().into_iter().collect(),
-            limits: Limits {
-                soft_nodes: Some(self.nodes),
-                nodes: Some(self.nodes.saturating_mul(HARD_NODES_FACTOR)),
-                ..Limits::default()
-            },
-            multipv: 1,
-            strength: None,
-            time: None,
-            tt: Arc::clone(&self.tt),
-            threads: 1,
-            reporter: Arc::new(Silent),
-            tablebase: None,
-            started: Instant::now(),
-        });
-        let job = Arc::new(job);
-        self.pool.start(Arc::clone(&job));
-        let found = finished.recv().ok().flatten()?;
-        Some((found, job.control.total_nodes()))
-    }
-
-    /// Plays one game and says how many nodes its searches took, or `None`
-    /// when the random opening is unfit, or when a search finished no
-    /// iteration (a node limit too small: the game is dropped and counted
-    /// with the unfit openings, whose run of failures then says so).
-    fn play_game(&mut self, rng: &mut SplitMix64) -> Option<(GameRecord, u64)> {
-        let start = random_opening(rng)?;
-        // Each game starts as after `ucinewgame`: nothing learnt in one
-        // game (table, histories, correction) colours another's scores.
-        self.tt.clear();
-        self.pool.new_game();
-        let mut board = Board::new(start.clone());
-        let mut keys = vec![board.key()];
-        let mut plies = Vec::new();
-        let mut adjudicator = Adjudicator::default();
-        let mut nodes = 0;
-        let result = loop {
-            if let Some(result) = rules_result(&board, &keys) {
-                break result;
-            }
-            if plies.len() >= MAX_GAME_PLIES {
-                break GameResult::Draw;
-            }
-            let (found, searched) = self.search(&board, &keys)?;
-            nodes += searched;
-            let ply = recorded_ply(&found, board.turn());
-            let white_score = ply.white_score.map(i32::from);
-            if plies.is_empty() && white_score.is_none_or(|s| s.abs() > MAX_OPENING_SCORE) {
-                return None;
-            }
-            plies.push(ply);
-            if let Some(score) = white_score
-                && let Some(result) = adjudicator.record(score, plies.len())
-            {
-                break result;
-            }
-            board = board.play(ply.best_move);
-            keys.push(board.key());
-        };
-        let game = GameRecord {
-            start,
-            plies,
-            result,
-        };
-        Some((game, nodes))
-    }
-}
-
-/// The ply a search's result makes: its best move, and its score from
-/// White's view only when the iteration it comes from was completed.
-fn recorded_ply(found: &ThreadResult, turn: Color) -> Ply {
-    let best_move = found.pv[0];
-    if !found.complete {
-        return Ply {
-            best_move,
-            white_score: None,
-        };
-    }
-    let white_score = match turn {
-        Color::White => found.score,
-        Color::Black => -found.score,
-    };
-    Ply::scored(best_move, white_score)
-}
-
-/// A position after `RANDOM_PLIES` or one more random legal moves from the
-/// start, or `None` when the game ended on the way.
-fn random_opening(rng: &mut SplitMix64) -> Option<Chess> {
-    let mut pos = Chess::default();
-    let plies = RANDOM_PLIES + rng.below(2);
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        pos.play_unchecked(rng.choose(&moves));
-    }
-    (!pos.legal_moves().is_empty()).then_some(pos)
-}
-
-/// The result the rules give the position, if the game is over: mate,
-/// stalemate, insufficient material, fifty moves, or a threefold
-/// repetition of `keys` (the game's keys, the position's last).
-fn rules_result(board: &Board, keys: &[u64]) -> Option<GameResult> {
-    let pos = board.pos();
-    if pos.legal_moves().is_empty() {
-        return Some(if pos.is_check() {
-            match pos.turn() {
-                Color::White => GameResult::BlackWins,
-                Color::Black => GameResult::WhiteWins,
-            }
-        } else {
-            GameResult::Draw
-        });
-    }
-    let key = board.key();
-    let repetitions = keys.iter().filter(|&&k| k == key).count();
-    if pos.is_insufficient_material()
-        || pos.halfmoves() >= FIFTY_MOVE_HALFMOVES
-        || repetitions >= REPETITIONS_FOR_DRAW
-    {
-        return Some(GameResult::Draw);
-    }
-    None
-}
-
-/// Counts the plies a score has stayed decisive or quiet.
-#[derive(Default)]
-struct Adjudicator {
-    white_winning: usize,
-    black_winning: usize,
-    quiet: usize,
-}
-
-impl Adjudicator {
-    /// Takes the score (White's view) searched at game ply `ply` and says
-    /// whether the game can be adjudicated.
-    fn record(&mut self, white_score: i32, ply: usize) -> Option<GameResult> {
-        let streak = |count: &mut usize, holds: bool| {
-            *count = if holds { *count + 1 } else { 0 };
-            *count
-        };
-        if streak(&mut self.white_winning, white_score >= WIN_SCORE) >= WIN_PLIES {
-            return Some(GameResult::WhiteWins);
-        }
-        if streak(&mut self.black_winning, white_score <= -WIN_SCORE) >= WIN_PLIES {
-            return Some(GameResult::BlackWins);
-        }
-        let quiet = streak(&mut self.quiet, white_score.abs() <= DRAW_SCORE);
-        (ply >= DRAW_FROM_PLY && quiet >= DRAW_PLIES).then_some(GameResult::Draw)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn adjudication_needs_a_streak() {
-        let mut adjudicator = Adjudicator::default();
-        assert_eq!(adjudicator.record(2500, 10), None);
-        assert_eq!(adjudicator.record(2500, 11), None);
-        assert_eq!(adjudicator.record(1500, 12), None);
-        for ply in 13..16 {
-            assert_eq!(adjudicator.record(2100, ply), None);
-        }
-        assert_eq!(adjudicator.record(2100, 16), Some(GameResult::WhiteWins));
-
-        let mut adjudicator = Adjudicator::default();
-        for ply in 0..DRAW_PLIES + 5 {
-            assert_eq!(adjudicator.record(3, ply), None, "too early at {ply}");
-        }
-        let mut adjudicator = Adjudicator::default();
-        let results: Vec<_> = (0..DRAW_PLIES)
-            .map(|i| adjudicator.record(-4, DRAW_FROM_PLY + i))
-            .collect();
-        assert_eq!(results.last(), Some(&Some(GameResult::Draw)));
+    fn scratch(name: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("rookery-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        let _ = std::fs::remove_file(&path);
+        path
     }
 
-    #[test]
-    fn a_score_from_a_cut_iteration_is_not_recorded() {
-        let e4 = Board::startpos()
-            .pos()
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.to() == shakmaty::Square::E4)
-            .unwrap();
-        let found = |complete| ThreadResult {
-            depth: 7,
-            seldepth: 9,
-            score: 35,
-            pv: vec![e4],
-            complete,
-        };
-        let cut = recorded_ply(&found(false), Color::White);
-        assert_eq!((cut.best_move, cut.white_score), (e4, None));
-        assert_eq!(
-            recorded_ply(&found(true), Color::White).white_score,
-            Some(35)
-        );
-        assert_eq!(
-            recorded_ply(&found(true), Color::Black).white_score,
-            Some(-35)
-        );
+    fn settings(output: Output, threads: usize, nodes: u64, games: u64) -> Settings {
+        Settings {
+            output,
+            threads,
+            nodes,
+            games: Some(games),
+            positions: None,
+            seed: 7,
+        }
+    }
+
+    fn games_of(path: &std::path::Path) -> (String, Vec<GameRecord>) {
+        let mut reader = record::open_game_file(path).unwrap();
+        assert_eq!(reader.version(), record::FORMAT_VERSION);
+        let mut games = Vec::new();
+        while let Some(game) = reader.next_game().unwrap() {
+            games.push(game);
+        }
+        (reader.notes().to_string(), games)
     }
 
     #[test]
     fn a_node_limit_too_small_to_search_is_an_error_not_a_hang() {
-        let output = std::env::temp_dir().join(format!("rookery-datagen-0-{}", std::process::id()));
-        let settings = Settings {
-            output: output.clone(),
-            threads: 1,
-            nodes: 1,
-            games: Some(1),
-            positions: None,
-            seed: 3,
-        };
-        let error = run(&settings).unwrap_err();
+        let output = scratch("datagen-0");
+        let error = run(&settings(Output::File(output.clone()), 1, 1, 1)).unwrap_err();
         let _ = std::fs::remove_file(&output);
         assert!(error.to_string().contains("node limit"), "{error}");
     }
 
     #[test]
     fn a_short_generation_writes_readable_games() {
-        let output = std::env::temp_dir().join(format!("rookery-datagen-{}", std::process::id()));
-        let _ = std::fs::remove_file(&output);
-        let settings = Settings {
-            output: output.clone(),
-            threads: 2,
-            nodes: 300,
-            games: Some(3),
-            positions: None,
-            seed: 7,
-        };
-        run(&settings).unwrap();
-        let bytes = std::fs::read(&output).unwrap();
+        let output = scratch("datagen");
+        run(&settings(Output::File(output.clone()), 2, 300, 3)).unwrap();
+        let (notes, games) = games_of(&output);
         std::fs::remove_file(&output).unwrap();
-        let mut reader = record::GameReader::new(&bytes[..]).unwrap();
-        assert_eq!(reader.version(), record::FORMAT_VERSION);
-        let mut games = 0;
-        while let Some(game) = reader.next_game().unwrap() {
-            assert!(!game.plies.is_empty());
-            games += 1;
-        }
-        assert!(games >= 3, "{games} games");
+        assert!(notes.contains("seed=7 nodes=300"), "{notes}");
+        assert!(games.len() >= 3, "{} games", games.len());
+        assert!(games.iter().all(|game| !game.plies.is_empty()));
+    }
+
+    #[test]
+    fn chunks_are_finished_whole_and_a_second_run_plays_only_new_ones() {
+        let dir = scratch("datagen-chunks");
+        let chunked = |games| {
+            let output = Output::Chunks {
+                dir: dir.clone(),
+                games_per_chunk: 2,
+            };
+            settings(output, 1, 300, games)
+        };
+        // Three games: a full chunk, then one cut short by the limit.
+        run(&chunked(3)).unwrap();
+        let first = dir.join("s7-c00000.bin.xz");
+        let second = dir.join("s7-c00001.bin.xz");
+        let (notes, games) = games_of(&first);
+        assert!(notes.ends_with("seed=7 nodes=300 chunk=0"), "{notes}");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games_of(&second).1.len(), 1);
+        let first_bytes = std::fs::read(&first).unwrap();
+
+        // Started again, the run skips the finished chunks; a chunk played
+        // again from its own stream is the same games.
+        std::fs::remove_file(&first).unwrap();
+        run(&chunked(4)).unwrap();
+        assert_eq!(std::fs::read(&first).unwrap(), first_bytes);
+        assert_eq!(games_of(&dir.join("s7-c00002.bin.xz")).1.len(), 2);
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["s7-c00000.bin.xz", "s7-c00001.bin.xz", "s7-c00002.bin.xz"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

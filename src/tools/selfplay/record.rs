@@ -1,26 +1,37 @@
 //! The self-play game record: how `rookery datagen` stores its games and
-//! how the trainer and the text converter read them back.
+//! how the trainer, the text converter and the data manifest read them
+//! back.
 //!
-//! Games, not positions, are stored: a start position, then one 16-bit move
-//! and one 16-bit score per ply, then nothing else. A position costs four
-//! bytes instead of a FEN's sixty, so tens of millions fit in a few hundred
-//! MB, and every position of a game can be rebuilt by replaying its moves.
+//! Games, not positions, are stored: a start position, then each ply's
+//! move and the search's score before it. Every position of a game can be
+//! rebuilt by replaying its moves, so a position costs a few bytes instead
+//! of a FEN's sixty.
 //!
 //! ```text
 //! file, little-endian:
 //!   header (version 2 on; version 1 files have none)
 //!     4 bytes  magic FF 52 4B 47 (0xFF, then "RKG")
 //!     u16      format version
+//!     from version 3: u16 length L, then L bytes of notes (UTF-8,
+//!              `key=value` words: engine commit, network, seed, ...)
 //!   games, one after another:
 //!     u8       length L of the start FEN
 //!     L bytes  start FEN (ASCII, standard chess)
 //!     u8       result from White's view: 0 = loss, 1 = draw, 2 = win
+//!     then the plies, in the version's layout:
+//!   versions 1 and 2 (fixed width, `fixed.rs`):
 //!     u16      ply count N
-//!     N times  u16 move (see below)
-//!              i16 score of the position before the move, centipawns from
-//!                  White's view, as the search found it (mate scores
-//!                  clamped); from version 2, -32768 means "not scored"
+//!     N times  u16 move (below), i16 score
+//!   version 3 (compact, `compact.rs`):
+//!     varint   ply count N
+//!     N bytes  each move as its index among the position's legal moves
+//!              sorted by their 16-bit encoding
+//!     N varints each score as the zigzag of its difference from the
+//!              last scored ply's, plus one; 0 means "not scored"
 //!
+//! score: centipawns from White's view of the position before the move, as
+//!   the search found it (mate scores clamped); from version 2 a ply can
+//!   be "not scored" (version 2 stores -32768 for it)
 //! move: from | to << 6 | promotion << 12
 //!   squares 0 = a1 … 63 = h8; castling is king square → rook square;
 //!   promotion 0 = none, 2 = knight, 3 = bishop, 4 = rook, 5 = queen
@@ -28,24 +39,33 @@
 //!
 //! **Versions.** Version 1 (the archive's first files, until session 24)
 //! had no header and always stored a score, some of them from a search the
-//! node limit cut inside an iteration. Version 2 adds the header and marks
-//! a ply whose search completed no iteration at its last depth as not
-//! scored, so training never learns from a bound. A version-1 file cannot
-//! start with the magic: its first byte is a FEN's length, far below 0xFF.
-//! The move encoding is the record's own, fixed by this format, whatever
-//! the transposition table does with its moves.
+//! node limit cut inside an iteration. Version 2 added the header and
+//! marks a ply whose search completed no iteration at its last depth as
+//! not scored, so training never learns from a bound. Version 3 stores the
+//! same games in half the space after xz (about 2 bytes a training
+//! position instead of 4): a move is one byte, its index in an order that
+//! depends only on the position and the move encoding (never on the move
+//! generator's order), and a score is usually one byte, as neighbouring
+//! plies score alike; the notes make every file say where it came from.
+//! A version-1 file cannot start with the magic: its first byte is a
+//! FEN's length, far below 0xFF. This build reads every version and writes
+//! only the newest; `rookery dataconvert` rewrites old files.
 //!
 //! A file is only ever appended to, one whole game per write, so a
 //! generator that is interrupted leaves every finished game readable; the
-//! reader ignores a truncated last record.
+//! reader ignores a truncated last record. Files whose name ends in `.xz`
+//! are decompressed as they are read ([`open_game_file`]).
 //!
 //! Which positions are fit for training is decided when reading
 //! ([`TrainingPosition`]): scored, from game ply [`MIN_TRAINING_PLY`] on,
 //! not in check, a quiet best move, no mate or tablebase score (nor the
 //! largest evaluation, which a spoilt one becomes).
 
+mod compact;
+mod fixed;
+
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use shakmaty::fen::Fen;
@@ -57,18 +77,15 @@ use crate::score::MAX_EVAL;
 /// The first bytes of a file of version 2 or later.
 const MAGIC: [u8; 4] = [0xFF, b'R', b'K', b'G'];
 /// The version this build writes.
-pub(crate) const FORMAT_VERSION: u16 = 2;
+pub(crate) const FORMAT_VERSION: u16 = 3;
 /// The headerless first version.
 const FIRST_VERSION: u16 = 1;
-/// Bytes of a file's header: the magic and the version.
+/// The first version that can mark a ply as not scored.
+const UNSCORED_PLIES_VERSION: u16 = 2;
+/// The first version with notes in its header, and compact plies.
+const COMPACT_VERSION: u16 = 3;
+/// Bytes of the header's fixed part: the magic and the version.
 const FILE_HEADER_BYTES: usize = MAGIC.len() + 2;
-/// The stored score of a ply that has none (version 2 on).
-const NO_SCORE: i16 = i16::MIN;
-/// Bytes a ply takes: the move and the score.
-const PLY_BYTES: usize = 4;
-/// Bytes of a game's header besides its FEN: the FEN's length, the result
-/// and the ply count.
-const GAME_HEADER_BYTES: usize = 4;
 /// Bits of a square in a stored move.
 const SQUARE_BITS: u16 = 6;
 const SQUARE_MASK: u16 = (1 << SQUARE_BITS) - 1;
@@ -133,19 +150,20 @@ pub struct GameRecord {
 }
 
 /// Opens a game file for appending games of [`FORMAT_VERSION`]: a new or
-/// empty file gets the header, an existing one must already have it (games
-/// of two versions never share a file).
-pub(crate) fn open_for_append(path: &Path) -> io::Result<File> {
+/// empty file gets the header with `notes`, an existing one must already
+/// have the header of this version (games of two versions never share a
+/// file) and keeps its notes.
+pub(crate) fn open_for_append(path: &Path, notes: &str) -> io::Result<File> {
     let mut file = OpenOptions::new()
         .create(true)
         .read(true)
         .append(true)
         .open(path)?;
     if file.metadata()?.len() == 0 {
-        file.write_all(&file_header())?;
+        file.write_all(&file_header(notes)?)?;
         return Ok(file);
     }
-    let version = GameReader::new(io::BufReader::new(&mut file))?.version();
+    let version = GameReader::new(BufReader::new(&mut file))?.version();
     if version != FORMAT_VERSION {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
@@ -160,17 +178,37 @@ pub(crate) fn open_for_append(path: &Path) -> io::Result<File> {
 }
 
 /// The bytes a file of [`FORMAT_VERSION`] starts with.
-pub(crate) fn file_header() -> [u8; FILE_HEADER_BYTES] {
-    let mut header = [0u8; FILE_HEADER_BYTES];
-    header[..MAGIC.len()].copy_from_slice(&MAGIC);
-    header[MAGIC.len()..].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header
+pub(crate) fn file_header(notes: &str) -> io::Result<Vec<u8>> {
+    let length = u16::try_from(notes.len())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "notes over 65535 bytes"))?;
+    let mut header = MAGIC.to_vec();
+    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&length.to_le_bytes());
+    header.extend_from_slice(notes.as_bytes());
+    Ok(header)
+}
+
+/// The games of the file at `path`, decompressed on the way when its name
+/// ends in `.xz` (every xz stream of it: `cat a.xz b.xz` is one file).
+pub fn open_game_file(path: &Path) -> io::Result<GameReader<Box<dyn BufRead + Send>>> {
+    let with_path =
+        |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
+    let file = File::open(path).map_err(with_path)?;
+    let input: Box<dyn BufRead + Send> = if path.extension().is_some_and(|e| e == "xz") {
+        Box::new(BufReader::new(liblzma::read::XzDecoder::new_multi_decoder(
+            file,
+        )))
+    } else {
+        Box::new(BufReader::new(file))
+    };
+    GameReader::new(input).map_err(with_path)
 }
 
 /// Reads the games of one file (any version) in order.
 pub struct GameReader<R> {
     input: R,
     version: u16,
+    notes: String,
 }
 
 impl<R: BufRead> GameReader<R> {
@@ -182,6 +220,7 @@ impl<R: BufRead> GameReader<R> {
             return Ok(GameReader {
                 input,
                 version: FIRST_VERSION,
+                notes: String::new(),
             });
         }
         let mut header = [0u8; FILE_HEADER_BYTES];
@@ -195,12 +234,29 @@ impl<R: BufRead> GameReader<R> {
                 "format version {version}, this build reads up to {FORMAT_VERSION}"
             )));
         }
-        Ok(GameReader { input, version })
+        let mut notes = String::new();
+        if version >= COMPACT_VERSION {
+            let mut length = [0u8; 2];
+            input.read_exact(&mut length)?;
+            let mut bytes = vec![0u8; usize::from(u16::from_le_bytes(length))];
+            input.read_exact(&mut bytes)?;
+            notes = String::from_utf8(bytes).map_err(|_| invalid("notes are not UTF-8"))?;
+        }
+        Ok(GameReader {
+            input,
+            version,
+            notes,
+        })
     }
 
     /// The file's format version.
-    pub(crate) fn version(&self) -> u16 {
+    pub fn version(&self) -> u16 {
         self.version
+    }
+
+    /// The notes of the file's header (empty before version 3).
+    pub fn notes(&self) -> &str {
+        &self.notes
     }
 
     /// Reads the next game: `Ok(None)` at the end of the input or at a
@@ -213,34 +269,21 @@ impl<R: BufRead> GameReader<R> {
             return Ok(None);
         }
         let mut fen = vec![0u8; usize::from(byte[0])];
-        let mut header = [0u8; GAME_HEADER_BYTES - 1];
-        if !read_or_eof(input, &mut fen)? || !read_or_eof(input, &mut header)? {
+        if !read_or_eof(input, &mut fen)? || !read_or_eof(input, &mut byte)? {
             return Ok(None);
         }
         let start = Fen::from_ascii(&fen)
             .ok()
             .and_then(|fen| fen.into_position::<Chess>(CastlingMode::Standard).ok())
             .ok_or_else(|| invalid("bad start FEN"))?;
-        let result = GameResult::from_byte(header[0]).ok_or_else(|| invalid("bad result"))?;
-        let ply_count = usize::from(u16::from_le_bytes([header[1], header[2]]));
-        let mut body = vec![0u8; PLY_BYTES * ply_count];
-        if !read_or_eof(input, &mut body)? {
-            return Ok(None);
-        }
-        let mut pos = start.clone();
-        let mut plies = Vec::with_capacity(ply_count);
-        for chunk in body.chunks_exact(PLY_BYTES) {
-            let best_move = decode_move(u16::from_le_bytes([chunk[0], chunk[1]]), &pos)
-                .ok_or_else(|| invalid("illegal move"))?;
-            pos.play_unchecked(best_move);
-            let score = i16::from_le_bytes([chunk[2], chunk[3]]);
-            let unscored = self.version >= FORMAT_VERSION && score == NO_SCORE;
-            plies.push(Ply {
-                best_move,
-                white_score: (!unscored).then_some(score),
-            });
-        }
-        Ok(Some(GameRecord {
+        let result = GameResult::from_byte(byte[0]).ok_or_else(|| invalid("bad result"))?;
+        let plies = if self.version >= COMPACT_VERSION {
+            compact::read_plies(input, &start)?
+        } else {
+            let unscored_marked = self.version >= UNSCORED_PLIES_VERSION;
+            fixed::read_plies(input, &start, unscored_marked)?
+        };
+        Ok(plies.map(|plies| GameRecord {
             start,
             plies,
             result,
@@ -250,23 +293,16 @@ impl<R: BufRead> GameReader<R> {
 
 impl GameRecord {
     /// Appends the encoded game (of [`FORMAT_VERSION`]) to `out` in one
-    /// write; the file's header is [`open_for_append`]'s.
+    /// write; the file's header is [`file_header`]'s.
     pub(crate) fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
         let fen_length = u8::try_from(fen.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "FEN over 255 bytes"))?;
-        let ply_count = u16::try_from(self.plies.len())
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "game over 65535 plies"))?;
-        let mut bytes =
-            Vec::with_capacity(GAME_HEADER_BYTES + fen.len() + PLY_BYTES * self.plies.len());
+        let mut bytes = Vec::with_capacity(fen.len() + 2 + 3 * self.plies.len());
         bytes.push(fen_length);
         bytes.extend_from_slice(fen.as_bytes());
         bytes.push(self.result as u8);
-        bytes.extend_from_slice(&ply_count.to_le_bytes());
-        for ply in &self.plies {
-            bytes.extend_from_slice(&encode_move(ply.best_move).to_le_bytes());
-            bytes.extend_from_slice(&ply.white_score.unwrap_or(NO_SCORE).to_le_bytes());
-        }
+        compact::write_plies(&mut bytes, &self.start, &self.plies)?;
         out.write_all(&bytes)
     }
 
@@ -287,6 +323,11 @@ impl GameRecord {
             pos.play_unchecked(ply.best_move);
         }
         positions
+    }
+
+    /// Plies recorded.
+    pub fn ply_count(&self) -> usize {
+        self.plies.len()
     }
 }
 
@@ -360,6 +401,8 @@ impl TrainingPosition {
 }
 
 /// Fills `buffer`; `Ok(false)` when the input ends first (cleanly or not).
+/// A compressed stream cut short ends the same way: the decoder says
+/// "unexpected end" for it.
 fn read_or_eof(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<bool> {
     match input.read_exact(buffer) {
         Ok(()) => Ok(true),

@@ -1,6 +1,8 @@
-//! Tests of the game record: round trips of the current version, the
-//! archive's headerless first version, the move encoding and which
-//! positions are kept for training.
+//! Tests of the game record: every version reads back (the archive's
+//! headerless first version and version 2 from real files, version 3 from
+//! its writer), every version converts to the current one without loss,
+//! a file cut short reads up to its last whole game, the move encodings,
+//! and which positions are kept for training.
 
 use super::*;
 
@@ -8,7 +10,10 @@ use super::*;
 /// byte for byte: a headerless version-1 file.
 const ARCHIVE_V1_GAMES: &[u8] =
     include_bytes!("../../../../tests/data/selfplay/a1153ef_s30001_first5.bin");
-
+/// The first five games of the archive's `257e666_gen9/s40001.bin.xz`,
+/// byte for byte: a version-2 file, with unscored plies.
+const ARCHIVE_V2_GAMES: &[u8] =
+    include_bytes!("../../../../tests/data/selfplay/257e666_s40001_first5.bin");
 /// After 1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 d6 6. c3 O-O
 /// 7. h3 h6 8. Re1 a6: game ply 16, White to move.
 const PLY_16: &str = "r1bq1rk1/1pp2pp1/p1np1n1p/2b1p3/2B1P3/2PP1N1P/PP3PP1/RNBQR1K1 w - - 0 9";
@@ -51,10 +56,35 @@ fn read_all(bytes: &[u8]) -> io::Result<(u16, Vec<GameRecord>)> {
     Ok((reader.version(), games))
 }
 
-const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// A file of the current version holding `games`.
+fn current_file(notes: &str, games: &[GameRecord]) -> Vec<u8> {
+    let mut bytes = file_header(notes).unwrap();
+    for game in games {
+        game.write_to(&mut bytes).unwrap();
+    }
+    bytes
+}
 
-#[test]
-fn games_round_trip_and_a_truncated_tail_is_ignored() {
+/// `game` in the fixed-width layout of versions 1 and 2 (written here,
+/// from the module notes, as the build no longer writes it).
+fn fixed_width_game(game: &GameRecord, no_score: i16) -> Vec<u8> {
+    let fen = Fen::from_position(&game.start, EnPassantMode::Legal).to_string();
+    let mut bytes = vec![fen.len() as u8];
+    bytes.extend_from_slice(fen.as_bytes());
+    bytes.push(game.result as u8);
+    bytes.extend_from_slice(&(game.plies.len() as u16).to_le_bytes());
+    for ply in &game.plies {
+        bytes.extend_from_slice(&encode_move(ply.best_move).to_le_bytes());
+        bytes.extend_from_slice(&ply.white_score.unwrap_or(no_score).to_le_bytes());
+    }
+    bytes
+}
+
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// What version 2 stores for a ply without a score.
+const V2_NO_SCORE: i16 = i16::MIN;
+
+fn two_games() -> Vec<GameRecord> {
     let first = game(
         STARTPOS,
         &["e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6"],
@@ -64,19 +94,64 @@ fn games_round_trip_and_a_truncated_tail_is_ignored() {
             None,
             Some(90),
             Some(i16::MIN + 1),
-            Some(75),
+            Some(i16::MAX),
         ],
         GameResult::WhiteWins,
     );
     let second = game(STARTPOS, &["g1f3"], &[Some(-5)], GameResult::Draw);
-    let mut bytes = file_header().to_vec();
-    first.write_to(&mut bytes).unwrap();
-    second.write_to(&mut bytes).unwrap();
-    bytes.extend_from_within(FILE_HEADER_BYTES..FILE_HEADER_BYTES + 7);
+    vec![first, second]
+}
 
-    let (version, games) = read_all(&bytes).unwrap();
-    assert_eq!(version, FORMAT_VERSION);
-    assert_eq!(games, vec![first, second]);
+#[test]
+fn games_round_trip_with_their_notes() {
+    let games = two_games();
+    let bytes = current_file("engine=abc1234 seed=9", &games);
+    let mut reader = GameReader::new(&bytes[..]).unwrap();
+    assert_eq!(
+        (reader.version(), reader.notes()),
+        (FORMAT_VERSION, "engine=abc1234 seed=9")
+    );
+    assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[0]));
+    assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[1]));
+    assert_eq!(reader.next_game().unwrap(), None);
+}
+
+#[test]
+fn a_file_cut_short_reads_up_to_its_last_whole_game() {
+    let games = two_games();
+    let whole = current_file("", &games);
+    let first_game_ends = current_file("", &games[..1]).len();
+    // Cut anywhere inside the second game: the first is read, then the end.
+    for cut in first_game_ends..whole.len() {
+        let (_, read) = read_all(&whole[..cut]).unwrap();
+        assert_eq!(read, games[..1], "cut at byte {cut}");
+    }
+    // The same for the fixed-width versions.
+    let mut v2 = ARCHIVE_V2_GAMES.to_vec();
+    let (_, archived) = read_all(&v2).unwrap();
+    v2.truncate(v2.len() - 1);
+    assert_eq!(read_all(&v2).unwrap().1, archived[..4]);
+}
+
+#[test]
+fn a_compressed_file_cut_short_reads_up_to_its_last_whole_game() {
+    let games: Vec<GameRecord> = [two_games(), two_games()].concat();
+    let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
+    encoder.write_all(&current_file("", &games)).unwrap();
+    let compressed = encoder.finish().unwrap();
+    let cut = &compressed[..compressed.len() * 3 / 4];
+    let decoder = liblzma::read::XzDecoder::new(cut);
+    let mut reader = GameReader::new(io::BufReader::new(decoder)).unwrap();
+    let mut read = Vec::new();
+    loop {
+        match reader.next_game() {
+            Ok(Some(game)) => read.push(game),
+            Ok(None) => break,
+            Err(error) => panic!("a cut stream is the end, not {error}"),
+        }
+    }
+    assert!(read.len() < games.len());
+    assert_eq!(read, games[..read.len()]);
 }
 
 #[test]
@@ -98,25 +173,65 @@ fn the_archives_headerless_files_read_as_the_first_version() {
             .all(|game| !game.training_positions().is_empty())
     );
     // Version 1 has no "not scored": its lowest score is a score.
-    let mut bytes = Vec::new();
-    let low = game(STARTPOS, &["e2e4"], &[Some(NO_SCORE)], GameResult::Draw);
-    low.write_to(&mut bytes).unwrap();
-    let (version, games) = read_all(&bytes).unwrap();
+    let low = game(STARTPOS, &["e2e4"], &[Some(V2_NO_SCORE)], Draw);
+    let (version, games) = read_all(&fixed_width_game(&low, V2_NO_SCORE)).unwrap();
     assert_eq!(
         (version, games[0].plies[0].white_score),
-        (FIRST_VERSION, Some(NO_SCORE))
+        (FIRST_VERSION, Some(V2_NO_SCORE))
     );
 }
 
 #[test]
+fn version_two_files_read_with_their_unscored_plies() {
+    let (version, games) = read_all(ARCHIVE_V2_GAMES).unwrap();
+    assert_eq!(version, UNSCORED_PLIES_VERSION);
+    let plies: Vec<usize> = games.iter().map(|game| game.plies.len()).collect();
+    assert_eq!(plies, vec![97, 59, 212, 215, 366]);
+    let unscored: Vec<usize> = games
+        .iter()
+        .map(|game| {
+            game.plies
+                .iter()
+                .filter(|p| p.white_score.is_none())
+                .count()
+        })
+        .collect();
+    assert_eq!(unscored, vec![2, 0, 0, 7, 4]);
+    // Written by hand in the layout, a game reads back as itself.
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&UNSCORED_PLIES_VERSION.to_le_bytes());
+    for game in &two_games() {
+        bytes.extend_from_slice(&fixed_width_game(game, V2_NO_SCORE));
+    }
+    assert_eq!(read_all(&bytes).unwrap().1, two_games());
+}
+
+#[test]
+fn every_version_converts_to_the_current_one_without_loss() {
+    for old in [ARCHIVE_V1_GAMES, ARCHIVE_V2_GAMES] {
+        let (_, games) = read_all(old).unwrap();
+        let (version, converted) = read_all(&current_file("", &games)).unwrap();
+        assert_eq!((version, &converted), (FORMAT_VERSION, &games));
+        let text = |games: &[GameRecord]| -> Vec<String> {
+            games
+                .iter()
+                .flat_map(GameRecord::training_positions)
+                .map(|p| p.to_text())
+                .collect()
+        };
+        assert_eq!(text(&converted), text(&games));
+    }
+}
+
+#[test]
 fn files_of_unknown_versions_or_with_a_bad_magic_are_refused() {
-    let mut future = file_header();
-    future[MAGIC.len()..].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    let mut future = file_header("").unwrap();
+    future[MAGIC.len()..FILE_HEADER_BYTES].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     assert!(GameReader::new(&future[..]).is_err());
-    let mut bad_magic = file_header();
+    let mut bad_magic = file_header("").unwrap();
     bad_magic[1] = b'X';
     assert!(GameReader::new(&bad_magic[..]).is_err());
-    let (version, games) = read_all(&file_header()).unwrap();
+    let (version, games) = read_all(&file_header("").unwrap()).unwrap();
     assert_eq!((version, games.len()), (FORMAT_VERSION, 0));
 }
 
@@ -126,10 +241,12 @@ fn appending_writes_the_header_once_and_never_mixes_versions() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("games.bin");
     let one = game(STARTPOS, &["d2d4"], &[Some(12)], GameResult::BlackWins);
-    for _ in 0..2 {
-        let mut file = open_for_append(&path).unwrap();
+    for notes in ["first", "second"] {
+        let mut file = open_for_append(&path, notes).unwrap();
         one.write_to(&mut file).unwrap();
     }
+    let reader = open_game_file(&path).unwrap();
+    assert_eq!(reader.notes(), "first");
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(
         read_all(&bytes).unwrap(),
@@ -138,7 +255,7 @@ fn appending_writes_the_header_once_and_never_mixes_versions() {
 
     let old = dir.join("old.bin");
     std::fs::write(&old, ARCHIVE_V1_GAMES).unwrap();
-    let error = open_for_append(&old).unwrap_err();
+    let error = open_for_append(&old, "").unwrap_err();
     assert!(error.to_string().contains("version 1"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -154,6 +271,14 @@ fn every_legal_move_encodes_and_decodes_to_itself() {
         let pos = position(fen);
         for m in pos.legal_moves() {
             assert_eq!(decode_move(encode_move(m), &pos), Some(m), "{fen} {m:?}");
+            // And as its index in the compact version.
+            let one_ply = GameRecord {
+                start: pos.clone(),
+                plies: vec![Ply::scored(m, 0)],
+                result: GameResult::Draw,
+            };
+            let (_, read) = read_all(&current_file("", std::slice::from_ref(&one_ply))).unwrap();
+            assert_eq!(read, vec![one_ply], "{fen} {m:?}");
         }
     }
     // The layout is the format's: White's short castle is e1 → h1.

@@ -1,0 +1,127 @@
+//! Self-play output in chunks: files of a fixed number of games that are
+//! finished, compressed and never written again, so they can be committed
+//! while generation goes on.
+//!
+//! Chunk `k` of seed `s` is `s{s}-c{k}.bin.xz` in the output folder. It is
+//! played by one worker alone, with the random stream `(s, k)`, into
+//! `….bin.part`; when it holds its games the part is compressed to a
+//! temporary file that is then renamed, so a file with the finished name
+//! is always whole. A run that is interrupted loses only its open chunks'
+//! games (their parts are overwritten when the chunk is played again); a
+//! run started again with the same seed skips the finished chunks and
+//! plays the missing ones, whose games are new (each chunk has its own
+//! stream).
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::record::{self, GameRecord};
+
+/// xz's preset for finished chunks: 6 is xz's default; higher presets
+/// only differ in a dictionary larger than a chunk.
+const XZ_PRESET: u32 = 6;
+/// Digits of a chunk's number in its file name (more are written in full).
+const CHUNK_NUMBER_DIGITS: usize = 5;
+/// What a finished chunk's name ends with.
+pub(crate) const FINISHED_SUFFIX: &str = ".bin.xz";
+/// What an open chunk's name ends with.
+const PART_SUFFIX: &str = ".bin.part";
+
+/// The chunks of one seed in one folder.
+pub(super) struct ChunkSet {
+    dir: PathBuf,
+    seed: u64,
+    pub(super) games_per_chunk: u64,
+    /// The lowest chunk number not yet handed out.
+    next: AtomicU64,
+}
+
+impl ChunkSet {
+    /// The chunks of `seed` in `dir`, which is made if it does not exist.
+    pub(super) fn new(dir: &Path, seed: u64, games_per_chunk: u64) -> io::Result<ChunkSet> {
+        fs::create_dir_all(dir)?;
+        Ok(ChunkSet {
+            dir: dir.to_path_buf(),
+            seed,
+            games_per_chunk: games_per_chunk.max(1),
+            next: AtomicU64::new(0),
+        })
+    }
+
+    /// The next chunk number to play: the lowest not handed out yet whose
+    /// finished file does not exist.
+    pub(super) fn claim(&self) -> u64 {
+        loop {
+            let number = self.next.fetch_add(1, Ordering::Relaxed);
+            if !self.path(number, FINISHED_SUFFIX).exists() {
+                return number;
+            }
+        }
+    }
+
+    fn path(&self, number: u64, suffix: &str) -> PathBuf {
+        self.dir.join(format!(
+            "s{}-c{number:0width$}{suffix}",
+            self.seed,
+            width = CHUNK_NUMBER_DIGITS
+        ))
+    }
+
+    /// Starts chunk `number` afresh, its header carrying `notes`.
+    pub(super) fn open(&self, number: u64, notes: &str) -> io::Result<Chunk> {
+        let part = self.path(number, PART_SUFFIX);
+        let mut file = File::create(&part)?;
+        file.write_all(&record::file_header(notes)?)?;
+        Ok(Chunk {
+            file,
+            part,
+            finished: self.path(number, FINISHED_SUFFIX),
+            games: 0,
+        })
+    }
+}
+
+/// A chunk being played.
+pub(super) struct Chunk {
+    file: File,
+    part: PathBuf,
+    finished: PathBuf,
+    games: u64,
+}
+
+impl Chunk {
+    /// Appends a finished game, in one write.
+    pub(super) fn write(&mut self, game: &GameRecord) -> io::Result<()> {
+        game.write_to(&mut self.file)?;
+        self.games += 1;
+        Ok(())
+    }
+
+    /// Compresses the chunk into its finished file and removes the part;
+    /// a chunk without games is only removed. Says which file it made.
+    pub(super) fn finish(self) -> io::Result<Option<PathBuf>> {
+        drop(self.file);
+        if self.games == 0 {
+            fs::remove_file(&self.part)?;
+            return Ok(None);
+        }
+        compress(&self.part, &self.finished)?;
+        fs::remove_file(&self.part)?;
+        Ok(Some(self.finished))
+    }
+}
+
+/// Writes `raw` xz-compressed to `finished`, through a temporary file
+/// renamed at the end, so `finished` never exists half written.
+pub(super) fn compress(raw: &Path, finished: &Path) -> io::Result<()> {
+    let temporary = finished.with_extension("xz.tmp");
+    {
+        let mut encoder =
+            liblzma::write::XzEncoder::new(BufWriter::new(File::create(&temporary)?), XZ_PRESET);
+        io::copy(&mut File::open(raw)?, &mut encoder)?;
+        encoder.finish()?.into_inner()?.sync_all()?;
+    }
+    fs::rename(&temporary, finished)
+}
