@@ -14,6 +14,7 @@
 pub mod board;
 mod check;
 pub mod config;
+mod debug_log;
 pub mod engine;
 mod eval;
 mod material;

@@ -36,6 +36,9 @@ pub(crate) const MAX_SYZYGY_PROBE_DEPTH: i64 = 100;
 /// The `UCI_Elo` range: Stockfish 15.1's, the scale it is calibrated on.
 pub(crate) const MIN_ELO: i64 = 1350;
 pub(crate) const MAX_ELO: i64 = 2850;
+/// `Skill Level`'s range, Stockfish 15.1's: the highest is full strength.
+pub(crate) const MIN_SKILL_LEVEL: i64 = 0;
+pub(crate) const MAX_SKILL_LEVEL: i64 = 20;
 /// Syzygy tables exist for up to 7 pieces.
 pub(crate) const MAX_SYZYGY_PIECES: i64 = 7;
 /// How UCI writes an empty string value.
@@ -248,6 +251,11 @@ declare_options! {
     /// The rating played at under `UCI_LimitStrength`, on Stockfish 15.1's
     /// `UCI_Elo` scale.
     Elo: elo: i32 = "UCI_Elo", Kind::Spin { default: MIN_ELO, min: MIN_ELO, max: MAX_ELO };
+    /// Stockfish's weakening by level, for programs that set it by name:
+    /// below the highest level it plays at the `UCI_Elo` the level maps
+    /// to (`search::strength`); `UCI_LimitStrength` takes precedence.
+    SkillLevel: skill_level: i32 = "Skill Level",
+        Kind::Spin { default: MAX_SKILL_LEVEL, min: MIN_SKILL_LEVEL, max: MAX_SKILL_LEVEL };
     /// Whether `info` lines carry `wdl W D L` after the score.
     ShowWdl: show_wdl: bool = "UCI_ShowWDL", Kind::Check { default: false };
     /// Directories of Syzygy tables, separated as in `PATH`; empty: none.
@@ -263,6 +271,9 @@ declare_options! {
         Kind::Spin { default: MAX_SYZYGY_PIECES, min: 0, max: MAX_SYZYGY_PIECES };
     /// A network file to evaluate with; empty: the embedded network.
     EvalFile: eval_file: String = "EvalFile", Kind::String { default: "" };
+    /// A file every UCI line in and out is appended to (`debug_log`);
+    /// empty: none.
+    DebugLogFile: debug_log_file: String = "Debug Log File", Kind::String { default: "" };
 }
 
 impl Options {

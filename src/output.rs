@@ -1,5 +1,5 @@
-//! The one way to write to stdout: whole UCI lines, flushed one by one, and
-//! logged at `debug` level. stdout carries protocol only; everything else
+//! The one way to write to stdout: whole UCI lines, flushed one by one,
+//! logged at `debug` level and to the `Debug Log File` if one is set. stdout carries protocol only; everything else
 //! goes through `log` to stderr.
 //!
 //! A write that fails means the GUI is gone (closed pipe): the engine exits
@@ -8,6 +8,8 @@
 
 use std::borrow::Cow;
 use std::io::Write;
+
+use crate::debug_log::{self, Direction};
 
 /// Exit status when stdout is closed under the engine.
 const CLOSED_STDOUT_EXIT_CODE: i32 = 1;
@@ -26,6 +28,7 @@ fn one_line(text: &str) -> Cow<'_, str> {
 pub(crate) fn send(line: &str) {
     let line = one_line(line);
     log::debug!("<< {line}");
+    debug_log::record(Direction::Out, &line);
     let mut stdout = std::io::stdout().lock();
     let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
     if let Err(error) = written {

@@ -38,6 +38,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use crate::board::{Board, parse_fen, parse_move};
 use crate::config::Config;
+use crate::debug_log;
 use crate::eval::evaluate;
 use crate::nnue::{self, Network};
 use crate::options::{MIN_HASH_MB, Options};
@@ -152,6 +153,11 @@ impl Engine {
                     config.defaults.eval_file.clear();
                 }
             }
+        }
+        if let Err(error) = debug_log::log_to(&options.debug_log_file) {
+            config.errors.push(format!("Debug Log File: {error}"));
+            options.debug_log_file.clear();
+            config.defaults.debug_log_file.clear();
         }
         let tt = match TranspositionTable::new(options.hash_mb) {
             Ok(tt) => tt,
@@ -426,10 +432,9 @@ impl Engine {
             root_tb_hits = ranking.probes;
         }
         let mut limits = go.limits;
-        let strength = self
-            .options
-            .limit_strength
-            .then(|| Strength::new(self.options.elo, self.strength_seeds.next_u64()));
+        let options = &self.options;
+        let strength = search::chosen_elo(options.limit_strength, options.elo, options.skill_level)
+            .map(|elo| Strength::new(elo, self.strength_seeds.next_u64()));
         if let Some(strength) = strength {
             limits = strength.limit(limits);
         }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::{Engine, tell};
 use crate::board::Board;
+use crate::debug_log;
 use crate::nnue::{self, Network};
 use crate::options::{self, Change, MIN_HASH_MB};
 use crate::output;
@@ -94,6 +95,11 @@ impl Engine {
                 };
             }
             Change::ClearHash(_) => self.tt.clear(),
+            Change::DebugLogFile(ref path) => {
+                if let Err(error) = debug_log::log_to(path) {
+                    return output::error(&format!("Debug Log File: {error}"));
+                }
+            }
             // A running search keeps the tables it started with.
             Change::SyzygyPath(ref path) => {
                 let (tablebases, report) = Tablebases::load(path);

@@ -63,7 +63,7 @@ pub use limits::Limits;
 pub use pool::ThreadPool;
 pub use report::{Iteration, Reporter, Silent};
 pub(crate) use strength::CANDIDATE_LINES;
-pub use strength::Strength;
+pub use strength::{Strength, chosen_elo};
 pub use time::TimeBudget;
 pub(crate) use time::budget;
 

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::RecvTimeoutError;
 
+use crate::debug_log::{self, Direction};
 use crate::engine::{Engine, Flow, Protocol, ReportStyle};
 use crate::options::Options;
 use crate::output;
@@ -110,6 +111,7 @@ pub fn run(mut engine: Engine) {
         match input {
             Input::Line(line, received) => {
                 log::debug!(">> {}", line.trim_end());
+                debug_log::record(Direction::In, line.trim_end());
                 match command::parse(&line) {
                     Ok(Some(command)) => {
                         if engine.handle(command, received) == Flow::Quit {

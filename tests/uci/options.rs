@@ -1,5 +1,6 @@
-//! Options: `UCI_ShowWDL`, `UCI_LimitStrength`, changes between searches,
-//! case-insensitive names, and Chess960 castling notation.
+//! Options: `UCI_ShowWDL`, `UCI_LimitStrength`, `Skill Level`, `Debug Log
+//! File`, changes between searches, case-insensitive names, and Chess960
+//! castling notation.
 
 use super::*;
 
@@ -234,4 +235,63 @@ fn limited_strength_plays_on_a_small_budget_and_still_mates() {
         !lines.iter().any(|l| l.contains(" multipv 2 ")),
         "{lines:#?}"
     );
+}
+
+#[test]
+fn skill_level_below_twenty_plays_on_a_small_budget_and_twenty_is_full_strength() {
+    let mut engine = engine();
+    assert_accepted(&mut engine, &["setoption name Skill Level value 0"]);
+    engine.send("position startpos");
+    let lines = engine.go("wtime 60000 btime 60000");
+    assert_legal_bestmove(&lines, &Chess::default(), STD);
+    // Level 0 is UCI_Elo 1350's budget: a few hundred nodes (capped at 8×).
+    let most = lines.iter().filter_map(|l| nodes_of(l)).max().unwrap();
+    assert!(most < 10_000, "{lines:#?}");
+
+    // Its budget ends the search long before depth 10; level 20 has none.
+    let lines = engine.go("depth 10");
+    assert!(deepest_depth(&lines) < 10, "{lines:#?}");
+    assert_accepted(&mut engine, &["setoption name Skill Level value 20"]);
+    let lines = engine.go("depth 10");
+    assert_eq!(deepest_depth(&lines), 10, "{lines:#?}");
+}
+
+#[test]
+fn debug_log_file_holds_every_line_in_and_out() {
+    let path = std::env::temp_dir().join(format!("rookery-debug-log-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut engine = engine();
+    engine.send(&format!(
+        "setoption name Debug Log File value {}",
+        path.display()
+    ));
+    engine.send("position startpos");
+    let lines = engine.go("depth 3");
+    // `go` waits for the bestmove, then sends `isready` for its readyok.
+    let bestmove = lines.last().unwrap().clone();
+    engine.send("setoption name Debug Log File value <empty>");
+    engine.sync();
+    let log = std::fs::read_to_string(&path).unwrap();
+    let logged: Vec<&str> = log.lines().collect();
+    assert_eq!(logged.first(), Some(&">> position startpos"), "{log}");
+    for expected in [
+        ">> go depth 3".to_string(),
+        format!("<< {bestmove}"),
+        ">> isready".to_string(),
+        "<< readyok".to_string(),
+        ">> setoption name Debug Log File value <empty>".to_string(),
+    ] {
+        assert!(logged.contains(&expected.as_str()), "{expected}: {log}");
+    }
+    // Off: the isready after it is not logged.
+    assert_eq!(logged.iter().filter(|l| **l == "<< readyok").count(), 1);
+    std::fs::remove_file(&path).unwrap();
+
+    // A file that cannot be opened is an error, and the engine plays on.
+    let out = command(
+        &mut engine,
+        "setoption name Debug Log File value /nonexistent/dir/log.txt",
+    );
+    assert_eq!(errors(&out).len(), 1, "{out:#?}");
+    assert!(errors(&out)[0].contains("Debug Log File"), "{out:#?}");
 }
