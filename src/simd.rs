@@ -16,8 +16,17 @@
 //! environment variable `ROOKERY_SIMD` (`plain`, `avx2`, `avx512`) asks
 //! for another one, which is used if the processor supports it. The
 //! engine names the path in its `uci` reply and in `bench`.
+//!
+//! A path that no test has run on this kind of processor (AVX-512 on the
+//! development and CI machines) is still checked before it is trusted: at
+//! start-up the engine evaluates a few positions with it and with the
+//! plain path (`nnue::check_simd_path`), and if they differ it falls back
+//! to the plain path for good ([`Simd::fall_back_to_plain`]) and says so.
+//! The tests of each loop name the paths they compared and the ones this
+//! processor lacks ([`report_paths_compared`]), so a skipped path shows.
 
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The environment variable that asks for a given path by its name.
 const OVERRIDE_VARIABLE: &str = "ROOKERY_SIMD";
@@ -43,6 +52,19 @@ pub(crate) enum Path {
     Avx512,
 }
 
+/// Every path this build has, slowest first.
+#[cfg(test)]
+const COMPILED: &[Path] = &[
+    Path::Plain,
+    #[cfg(target_arch = "x86_64")]
+    Path::Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Path::Avx512,
+];
+
+/// Set once the start-up check has found the detected path wrong.
+static FELL_BACK: AtomicBool = AtomicBool::new(false);
+
 /// The path the hot loops use, found on first use.
 static DETECTED: LazyLock<Simd> = LazyLock::new(|| {
     let supported = Simd::supported();
@@ -65,10 +87,20 @@ impl Simd {
     pub(crate) const PLAIN: Simd = Simd(Path::Plain);
 
     /// The path the hot loops use: the fastest this processor supports,
-    /// unless [`OVERRIDE_VARIABLE`] names another one it supports.
+    /// unless [`OVERRIDE_VARIABLE`] names another one it supports, or the
+    /// start-up check found it wrong.
     #[inline]
     pub(crate) fn detected() -> Simd {
-        *DETECTED
+        if FELL_BACK.load(Ordering::Relaxed) {
+            Simd::PLAIN
+        } else {
+            *DETECTED
+        }
+    }
+
+    /// From now on the hot loops take the plain path.
+    pub(crate) fn fall_back_to_plain() {
+        FELL_BACK.store(true, Ordering::Relaxed);
     }
 
     /// Every path this processor supports, slowest first.
@@ -97,7 +129,13 @@ impl Simd {
 
     /// The path's name, as the engine reports it and `ROOKERY_SIMD` takes it.
     pub(crate) fn name(self) -> &'static str {
-        match self.0 {
+        self.0.name()
+    }
+}
+
+impl Path {
+    fn name(self) -> &'static str {
+        match self {
             Path::Plain => "plain",
             #[cfg(target_arch = "x86_64")]
             Path::Avx2 => "avx2",
@@ -105,6 +143,35 @@ impl Simd {
             Path::Avx512 => "avx512",
         }
     }
+}
+
+/// Writes to the test output which paths a test of `loops` compared with
+/// the plain one and which this build has but the processor lacks, so a
+/// path left untested shows in every test run. Written to the process's
+/// stderr directly, which the test harness does not capture.
+#[cfg(test)]
+pub(crate) fn report_paths_compared(loops: &str) {
+    use std::io::Write;
+    let supported = Simd::supported();
+    let names = |paths: &mut dyn Iterator<Item = Path>| -> String {
+        let names: Vec<&str> = paths.map(Path::name).collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    };
+    let compared = names(&mut supported.iter().skip(1).map(|simd| simd.0));
+    let missing = names(
+        &mut COMPILED
+            .iter()
+            .copied()
+            .filter(|path| !supported.contains(&Simd(*path))),
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "simd: {loops}: compared with plain: {compared}; not on this processor, untested: {missing}"
+    );
 }
 
 #[cfg(test)]
@@ -116,5 +183,8 @@ mod tests {
         let supported = Simd::supported();
         assert_eq!(supported[0], Simd::PLAIN);
         assert!(supported.contains(&Simd::detected()));
+        // Every supported path is one this build has, in the same order.
+        let compiled: Vec<Simd> = COMPILED.iter().map(|&path| Simd(path)).collect();
+        assert_eq!(supported[..], compiled[..supported.len()]);
     }
 }

@@ -120,6 +120,9 @@ pub struct Engine {
     /// What loading the tables of `engine.toml`'s `SyzygyPath` found, told
     /// after `uci` (a later `setoption` tells its own at once).
     startup_tablebase_report: LoadReport,
+    /// What the start-up check of the SIMD path found wrong, if anything,
+    /// told after `uci` (`nnue::check_simd_path`).
+    simd_fallback: Option<String>,
     pool: ThreadPool,
     game: Game,
     search: Option<RunningSearch>,
@@ -184,12 +187,14 @@ impl Engine {
             }
         };
         let (tablebases, startup_tablebase_report) = Tablebases::load(&options.syzygy_path);
+        let simd_fallback = nnue::check_simd_path(nnue::active());
         Ok(Engine {
             options,
             config,
             tt: Arc::new(tt),
             tablebases: Arc::new(tablebases),
             startup_tablebase_report,
+            simd_fallback,
             pool,
             game: Game::new(Chess::default()),
             search: None,
@@ -359,6 +364,9 @@ impl Engine {
             output::error(&format!("{}: {error}", self.config.label()));
         }
         tell(&self.startup_tablebase_report);
+        if let Some(fallback) = &self.simd_fallback {
+            output::error(fallback);
+        }
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {

@@ -23,7 +23,8 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
-use shakmaty::Color;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use super::accumulator::screlu_dot;
 use super::{Accumulator, Network};
@@ -63,6 +64,79 @@ impl Simd {
     }
 }
 
+/// Positions of the start-up check: the start, a middlegame full of
+/// castling and en passant chances, promotions on both sides, and a
+/// Chess960 start (castling from other files).
+const CHECK_POSITIONS: [(&str, CastlingMode); 4] = [
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        CastlingMode::Standard,
+    ),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        CastlingMode::Standard,
+    ),
+    (
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        CastlingMode::Standard,
+    ),
+    (
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        CastlingMode::Chess960,
+    ),
+];
+
+/// What `path` computes in the check: for each check position and each of
+/// its legal moves, the evaluation after the move for both sides to move
+/// (an accumulator update and the output layer each time).
+fn check_values(path: Simd, network: &Network) -> Vec<i32> {
+    let mut values = Vec::new();
+    for (fen, mode) in CHECK_POSITIONS {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .ok()
+            .and_then(|fen| fen.into_position(mode).ok())
+            .expect("the check positions are legal");
+        let accumulator = Accumulator::new(network, pos.board());
+        for m in pos.legal_moves() {
+            let played = path.play(&accumulator, network, &PieceChanges::of(m, pos.turn()));
+            for turn in [Color::White, Color::Black] {
+                values.push(path.evaluate(&played, network, turn));
+            }
+        }
+    }
+    values
+}
+
+/// The start-up check of the path the hot loops use (see `simd.rs`): when
+/// it computes anything other than the plain path in the check positions,
+/// the engine falls back to the plain path, and the returned message says
+/// so. Nothing to say when the paths agree, or the path is the plain one.
+pub(crate) fn check_simd_path(network: &Network) -> Option<String> {
+    let chosen = Simd::detected();
+    if chosen == Simd::PLAIN {
+        return None;
+    }
+    let agree = check_values(chosen, network) == check_values(Simd::PLAIN, network);
+    fall_back_unless(agree, chosen)
+}
+
+/// Falls back to the plain path unless the `chosen` path's values
+/// `agree` with it; says so when it does.
+fn fall_back_unless(agree: bool, chosen: Simd) -> Option<String> {
+    if agree {
+        return None;
+    }
+    Simd::fall_back_to_plain();
+    let message = format!(
+        "simd: the {} path evaluated the start-up check positions differently from the \
+         plain path; using the plain path (please report this processor)",
+        chosen.name()
+    );
+    log::error!("{message}");
+    Some(message)
+}
+
 /// The entry points of the hot loops, which choose the path: they live
 /// here so that `accumulator.rs` holds only plain arithmetic and needs
 /// nothing of this module.
@@ -86,8 +160,7 @@ mod tests {
     use crate::nnue::HIDDEN;
     use crate::nnue::random_games::random_move;
     use crate::rng::SplitMix64;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+    use shakmaty::EnPassantMode;
 
     /// Plays random games with a random network, and checks after every
     /// move that each supported path computes the plain path's
@@ -134,6 +207,7 @@ mod tests {
 
     #[test]
     fn every_path_agrees_with_the_plain_one_in_random_games() {
+        crate::simd::report_paths_compared("network accumulator and output");
         let mut checked = paths_agree_in_random_games(&Chess::default(), 40, 21);
         for (fen, mode) in [
             (
@@ -186,4 +260,24 @@ mod tests {
     }
 
     const QA_I16: i16 = crate::nnue::QA as i16;
+
+    #[test]
+    fn the_start_up_check_passes_every_supported_path_and_falls_back_on_a_mismatch() {
+        let network = Network::random(37);
+        let plain = check_values(Simd::PLAIN, &network);
+        assert!(plain.len() > 100, "{} values", plain.len());
+        for path in Simd::supported() {
+            assert_eq!(check_values(path, &network), plain, "{}", path.name());
+        }
+        assert_eq!(check_simd_path(&network), None);
+        assert_eq!(fall_back_unless(true, Simd::detected()), None);
+
+        // A path that disagrees is dropped for the plain one, loudly. (The
+        // plain path gives the same values as every other, so the rest of
+        // this test process is none the worse for it.)
+        let message = fall_back_unless(false, Simd::detected()).unwrap();
+        assert!(message.contains("using the plain path"), "{message}");
+        assert_eq!(Simd::detected(), Simd::PLAIN);
+        assert_eq!(check_simd_path(&network), None);
+    }
 }

@@ -22,6 +22,7 @@ mod kernels;
 mod network;
 
 pub(crate) use accumulator::Accumulator;
+pub(crate) use kernels::check_simd_path;
 pub use network::{Network, QuantisedNetwork};
 pub(crate) use network::{active, set_active};
 

@@ -441,6 +441,7 @@ mod tests {
     /// the last of the largest.
     #[test]
     fn every_path_picks_the_last_of_the_largest_scores() {
+        crate::simd::report_paths_compared("move picker arg-max");
         let mut rng = crate::rng::SplitMix64::new(31);
         for length in 1..=MAX_MOVES {
             for distinct in [2, 5, usize::MAX] {
