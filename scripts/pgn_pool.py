@@ -13,6 +13,10 @@ reports it. The terminations are counted too (a time forfeit shows there).
 Example::
 
     python3 scripts/pgn_pool.py --player gen7 /work/matches/a.pgn /work/matches/b.pgn
+
+With ``--row`` it prints instead only the ``games`` and ``elo`` fields of a
+row of ``results/results.tsv``, tab-separated (``1011<TAB>+18.9 ± 15.6``),
+for ``scripts/results.py append --games … --elo …``.
 """
 
 from __future__ import annotations
@@ -91,15 +95,31 @@ def elo_and_margin(pentanomial: list[int]) -> tuple[float, float]:
     return elo(mean), (elo(high) - elo(low)) / 2.0
 
 
+def row_fields(pooled: Pooled) -> tuple[str, str]:
+    """The ``games`` and ``elo`` fields of a results.tsv row for ``pooled``:
+    the finished games, and the Elo with its margin (``-`` without a
+    complete pair to measure it on)."""
+    games = pooled.wins + pooled.draws + pooled.losses
+    rating, margin = elo_and_margin(pooled.pentanomial)
+    if math.isnan(rating):
+        return str(games), "-"
+    return str(games), f"{rating:+.1f} ± {margin:.1f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--player", required=True, help="the player's name in the PGNs")
+    parser.add_argument("--row", action="store_true",
+                        help="print only the games and elo fields of a results.tsv row")
     args = parser.parse_args(argv)
     pooled = pool(args.pgn, args.player)
     games = pooled.wins + pooled.draws + pooled.losses
     if games == 0:
         sys.exit(f"pgn_pool: no finished game of {args.player}")
+    if args.row:
+        print("\t".join(row_fields(pooled)))
+        return 0
     points = pooled.wins + pooled.draws / 2
     rating, margin = elo_and_margin(pooled.pentanomial)
     print(f"{games} games: +{pooled.wins} ={pooled.draws} -{pooled.losses} "

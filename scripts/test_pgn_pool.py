@@ -48,3 +48,16 @@ def test_a_round_with_more_than_two_games_is_no_pair(tmp_path, capsys):
     pooled = pgn_pool.pool([str(path)], "new")
     assert pooled.pentanomial == [0, 0, 0, 0, 0] and pooled.wins == 3
     assert "3 games of round 1" in capsys.readouterr().err
+
+
+def test_row_prints_the_games_and_elo_fields_of_a_results_row(tmp_path, capsys):
+    path = tmp_path / "a.pgn"
+    path.write_text(game("1", "new", "old", "1-0") + game("1", "old", "new", "1/2-1/2")
+                    + game("2", "new", "old", "1/2-1/2") + game("2", "old", "new", "1-0"))
+    assert pgn_pool.main(["--player", "new", "--row", str(path)]) == 0
+    games, elo = capsys.readouterr().out.rstrip("\n").split("\t")
+    rating, margin = pgn_pool.elo_and_margin([0, 1, 0, 1, 0])
+    assert games == "4" and elo == f"{rating:+.1f} ± {margin:.1f}"
+    # Without a complete pair there is no margin to give.
+    path.write_text(game("1", "new", "old", "1-0"))
+    assert pgn_pool.row_fields(pgn_pool.pool([str(path)], "new")) == ("1", "-")

@@ -15,7 +15,8 @@
 //! converts less surely with fewer pieces left (the network's scores grow
 //! large in drawish endgames). The constants are fitted to Rookery's own
 //! self-play games at 8s+0.08s by `scripts/fit_wdl.py`; the command, the
-//! games and the calibration table are in `scripts/README.md`. Refit them
+//! games and the calibration table are in `results/notes/s35.md` (a row
+//! of `results/results.tsv` each). Refit them
 //! whenever a network ships.
 //!
 //! The same model gives the GUI its centipawns: [`normalized_cp`] rescales a

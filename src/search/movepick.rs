@@ -258,7 +258,7 @@ impl<'a> MovePicker<'a> {
 /// about a sixth of the search's time. SSE2, the portable build's baseline, has no 32-bit
 /// maximum or blend, so the loop is also compiled for AVX2 (8 scores a
 /// step), which made `bench` about 4% faster on the portable build (the
-/// speed of a `target-cpu=native` build, `scripts/README.md`).
+/// speed of a `target-cpu=native` build, `results/results.tsv`).
 fn last_max_index(simd: Simd, scores: &[i32]) -> usize {
     match simd.path() {
         Path::Plain => last_max_index_plain(scores),
