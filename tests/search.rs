@@ -55,7 +55,8 @@ fn quit_right_after_go_in_a_heavy_position_exits_at_once() {
     engine.sync();
     engine.send("go infinite");
     engine.send("quit");
-    engine.wait_exit(AT_ONCE);
+    let status = engine.wait_exit(AT_ONCE);
+    assert!(status.success(), "{status:?}");
 }
 
 #[test]

@@ -76,7 +76,7 @@ fn a_thousand_infinite_stop_cycles_with_four_threads() {
 }
 
 #[test]
-fn stop_with_eight_threads_is_prompt() {
+fn stop_with_eight_threads_is_answered_within_the_prompt_limit() {
     let mut engine = Engine::start();
     engine.send("setoption name Threads value 8");
     engine.send("position startpos");
@@ -90,9 +90,10 @@ fn stop_with_eight_threads_is_prompt() {
         engine.wait_for("bestmove", PROMPT);
         worst = worst.max(start.elapsed());
     }
-    // 50 ms is the goal (a measure, printed here, not asserted: eight
-    // threads on a loaded 2-core machine can be descheduled for longer);
-    // the test asserts only that every stop is answered within PROMPT.
+    // What it checks: every stop is answered within PROMPT (2 s), so no
+    // helper thread keeps the bestmove waiting. How prompt it is (50 ms is
+    // the goal) is a measure, printed here, not asserted: eight threads on
+    // a loaded 2-core machine can be descheduled for longer.
     eprintln!("slowest stop with 8 threads: {worst:?}");
 }
 

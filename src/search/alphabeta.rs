@@ -48,8 +48,6 @@
 //! MultiPV has already given); a search with excluded root moves does not
 //! store the root in the table, where it would overwrite line 1's result.
 
-use std::sync::OnceLock;
-
 use shakmaty::{MoveList, Position, Role};
 
 use super::history::{Context, PieceTo, Tried};
@@ -76,30 +74,44 @@ const MAX_EXTENDED_PATH_FACTOR: i32 = 2;
 /// quiet moves before late-move pruning.
 const LATE_MOVE_PRUNING_NOT_IMPROVING_DIVISOR: i32 = 2;
 
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_BASE: f64 = 0.75;
-const LMR_DIVISOR: f64 = 2.25;
+/// Depths and move numbers past the table's last row and column read it.
 const LMR_TABLE_SIZE: usize = 64;
+/// The unit of the reduction tunables' base and divisor (hundredths).
+const LMR_TUNABLE_UNIT: f64 = 100.0;
 
 /// A ply's static evaluation when it was in check (none was taken).
 pub(super) const NO_EVAL: i32 = -INFINITY;
 
-/// Late-move reduction in plies for `depth` and the `move_number`-th move.
+/// Late-move reduction in plies for `depth` and the `move_number`-th move:
+/// from a table computed once in the normal build, from the tunables'
+/// live values in a `tuning` build.
 fn late_move_reduction(depth: i32, move_number: usize) -> i32 {
-    static TABLE: OnceLock<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = [[0; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
-            for (m, cell) in row.iter_mut().enumerate().skip(1) {
-                let r = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
-                *cell = r as u8;
-            }
-        }
-        table
-    });
-    let d = (depth as usize).min(LMR_TABLE_SIZE - 1);
+    let d = (depth.max(0) as usize).min(LMR_TABLE_SIZE - 1);
     let m = move_number.min(LMR_TABLE_SIZE - 1);
-    i32::from(table[d][m])
+    #[cfg(feature = "tuning")]
+    {
+        reduction_formula(d, m)
+    }
+    #[cfg(not(feature = "tuning"))]
+    {
+        static TABLE: std::sync::OnceLock<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> =
+            std::sync::OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            std::array::from_fn(|d| std::array::from_fn(|m| reduction_formula(d, m) as u8))
+        });
+        i32::from(table[d][m])
+    }
+}
+
+/// `base + ln d · ln m / divisor`, truncated; none for the first move or
+/// depth 0.
+fn reduction_formula(depth: usize, move_number: usize) -> i32 {
+    if depth == 0 || move_number == 0 {
+        return 0;
+    }
+    let base = f64::from(tunables::lmr_quiet_base_centi()) / LMR_TUNABLE_UNIT;
+    let divisor = f64::from(tunables::lmr_quiet_divisor_centi()) / LMR_TUNABLE_UNIT;
+    (base + (depth as f64).ln() * (move_number as f64).ln() / divisor) as i32
 }
 
 /// Whether reverse futility ends a node at `depth` on its `static_eval`:
@@ -439,17 +451,18 @@ impl Searcher {
             let score = if move_number == 1 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let reduction = if depth >= LMR_MIN_DEPTH && quiet && !in_check && !checks {
-                    let mut r = late_move_reduction(depth, move_number);
-                    r -= i32::from(is_pv);
-                    r += i32::from(!improving);
-                    r -= i32::from(killer_keys.contains(&key));
-                    r -= self.histories.quiet_score(turn, m, &context)
-                        / tunables::lmr_history_divisor();
-                    r.clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
+                let reduction =
+                    if depth >= tunables::lmr_min_depth() && quiet && !in_check && !checks {
+                        let mut r = late_move_reduction(depth, move_number);
+                        r -= i32::from(is_pv);
+                        r += i32::from(!improving);
+                        r -= i32::from(killer_keys.contains(&key));
+                        r -= self.histories.quiet_score(turn, m, &context)
+                            / tunables::lmr_history_divisor();
+                        r.clamp(0, new_depth - 1)
+                    } else {
+                        0
+                    };
                 let mut score = -self.negamax(
                     job,
                     &child,

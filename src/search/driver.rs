@@ -34,6 +34,8 @@ use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
 const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// Past this the window opens fully.
 const ASPIRATION_MAX_DELTA: i32 = 1000;
+/// The unit of the window's growth tunable.
+const PERCENT: i32 = 100;
 
 impl Searcher {
     /// Runs iterative deepening on `job` and returns the best line of the
@@ -199,7 +201,7 @@ impl Searcher {
             } else {
                 return score;
             }
-            delta *= 2;
+            delta = delta * tunables::aspiration_growth_percent() / PERCENT;
             if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INFINITY;
                 beta = INFINITY;

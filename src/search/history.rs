@@ -15,7 +15,8 @@
 //! Every update moves an entry toward ±[`MAX_HISTORY`] with "gravity"
 //! (`entry += bonus − entry·|bonus|/MAX`), so entries stay bounded and old
 //! knowledge fades. On a cutoff the cutting move gets a bonus that grows
-//! with depth; a quiet cutoff gives the same malus to every quiet move and
+//! with depth; a quiet cutoff gives a malus (of the same shape, tuned
+//! apart) to every quiet move and
 //! capture tried before it, a capture cutoff to the captures. Each Lazy-SMP
 //! thread owns its tables, so they need no locking.
 
@@ -91,11 +92,19 @@ fn zeroed_continuation() -> Box<ContinuationTable> {
     table.try_into().expect("PIECES rows")
 }
 
-/// The bonus for a cutoff at remaining `depth`.
+/// The bonus of the move that cut off at remaining `depth`.
 pub(crate) fn bonus(depth: i32) -> i32 {
     (tunables::history_bonus_per_depth_squared() * depth * depth
         + tunables::history_bonus_per_depth() * depth)
         .min(tunables::history_max_bonus())
+}
+
+/// The malus of each move tried before the one that cut off at remaining
+/// `depth` (a positive amount, taken off).
+fn malus(depth: i32) -> i32 {
+    (tunables::history_malus_per_depth_squared() * depth * depth
+        + tunables::history_malus_per_depth() * depth)
+        .min(tunables::history_max_malus())
 }
 
 /// Moves `entry` toward ±[`MAX_HISTORY`] by `bonus` (gravity): the result
@@ -160,13 +169,13 @@ impl Histories {
         if let Some(previous) = context.previous {
             self.countermoves[previous.piece][previous.to] = Some(best);
         }
-        let bonus = bonus(depth);
-        self.update_quiet(turn, best, bonus, context);
+        self.update_quiet(turn, best, bonus(depth), context);
+        let malus = malus(depth);
         for &m in &tried.quiets {
-            self.update_quiet(turn, m, -bonus, context);
+            self.update_quiet(turn, m, -malus, context);
         }
         for &m in &tried.captures {
-            self.update_capture(turn, m, -bonus);
+            self.update_capture(turn, m, -malus);
         }
     }
 
@@ -178,10 +187,10 @@ impl Histories {
         best: Move,
         tried: &Tried,
     ) {
-        let bonus = bonus(depth);
-        self.update_capture(turn, best, bonus);
+        self.update_capture(turn, best, bonus(depth));
+        let malus = malus(depth);
         for &m in &tried.captures {
-            self.update_capture(turn, m, -bonus);
+            self.update_capture(turn, m, -malus);
         }
     }
 

@@ -15,33 +15,29 @@ use std::time::Duration;
 
 use shakmaty::Move;
 
+use super::tunables;
 use crate::score::is_mate;
 
 /// Factors are integers per mille, so that 1000 leaves the soft limit as is.
 const PER_MILLE: u64 = 1000;
 
-/// The factor right after the best move changed.
-const MOVE_CHANGED_FACTOR: u64 = 1250;
-/// What each further iteration with the same best move takes off.
-const STABLE_ITERATION_STEP: u64 = 50;
-/// Iterations of the same best move after which the factor stops falling
-/// (at `1250 − 10·50 = 750`).
-const MAX_STABLE_ITERATIONS: u64 = 10;
+// The factors' constants are tunables (`tunables.rs`, the `time_` names):
+// the factor right after the best move changed, what each further
+// iteration with the same best move takes off, and after how many it stops
+// falling (1250 − 10·50 = 750 by default); what one centipawn of score
+// drop adds, within a rise and a drop cap (a factor between 850 and 1500
+// by default); and the node factor, base + slope × (share of the nodes
+// spent on other moves than the best), at least a floor: from 500 when the
+// best move took nearly all nodes to 2400 when it took none (Ethereal 12's
+// 0.4 + 2 × non-best share).
 
-/// What one centipawn of score drop since the last iteration adds.
-const SCORE_DROP_STEP: i64 = 10;
-/// Score changes are clamped to this window (centipawns, a drop positive),
-/// so the score factor lies between 850 (a rise) and 1500 (a drop).
-const SCORE_RISE_CAP: i64 = 15;
-const SCORE_DROP_CAP: i64 = 50;
+/// The node factor's slope is in per cent.
+const PERCENT: u64 = 100;
 
-/// The node factor is `NODE_FACTOR_BASE + NODE_FACTOR_SLOPE × (share of the
-/// nodes spent on other moves than the best)`, at least
-/// [`MIN_NODE_FACTOR`]: from 500 when the best move took nearly all nodes
-/// to 2400 when it took none (Ethereal 12's 0.4 + 2 × non-best share).
-const NODE_FACTOR_BASE: u64 = 400;
-const NODE_FACTOR_SLOPE: u64 = 2;
-const MIN_NODE_FACTOR: u64 = 500;
+/// A per-mille or count tunable as the factors' arithmetic takes it.
+fn unsigned(value: i32) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
 
 /// The main thread's record of its completed iterations in one search.
 #[derive(Debug)]
@@ -76,8 +72,12 @@ impl Stability {
             self.stable_iterations = 0;
             self.best_move = Some(best_move);
         }
-        let move_factor = MOVE_CHANGED_FACTOR
-            - STABLE_ITERATION_STEP * self.stable_iterations.min(MAX_STABLE_ITERATIONS);
+        let stable_iterations = self
+            .stable_iterations
+            .min(unsigned(tunables::time_max_stable_iterations()));
+        let move_factor = unsigned(tunables::time_move_changed_per_mille()).saturating_sub(
+            unsigned(tunables::time_stable_iteration_step_per_mille()) * stable_iterations,
+        );
 
         // A mate score is a different kind of number: its swings say
         // nothing about how settled the search is.
@@ -85,14 +85,18 @@ impl Stability {
             Some(last) if !is_mate(last) && !is_mate(score) => i64::from(last - score),
             _ => 0,
         };
-        let score_factor = (PER_MILLE as i64
-            + SCORE_DROP_STEP * drop.clamp(-SCORE_RISE_CAP, SCORE_DROP_CAP))
-            as u64;
+        let step = i64::from(tunables::time_score_drop_step_per_mille());
+        let clamped = drop.clamp(
+            -i64::from(tunables::time_score_rise_cap()),
+            i64::from(tunables::time_score_drop_cap()),
+        );
+        let score_factor = (PER_MILLE as i64 + step * clamped).max(0) as u64;
         self.last_score = Some(score);
 
         let other_moves_share = PER_MILLE.saturating_sub(best_move_node_share);
-        let node_factor =
-            (NODE_FACTOR_BASE + NODE_FACTOR_SLOPE * other_moves_share).max(MIN_NODE_FACTOR);
+        let node_factor = (unsigned(tunables::time_node_factor_base_per_mille())
+            + unsigned(tunables::time_node_factor_slope_percent()) * other_moves_share / PERCENT)
+            .max(unsigned(tunables::time_min_node_factor_per_mille()));
 
         self.factor = move_factor * score_factor / PER_MILLE * node_factor / PER_MILLE;
     }

@@ -9,8 +9,13 @@
 //! the table in OpenBench's SPSA input format (`name, int, default, min,
 //! max, c_end, r_end`) in either build.
 //!
-//! Only integer constants that the search reads while it runs are here:
-//! the late-move-reduction table, computed once, is not.
+//! Every range is checked when the crate compiles (a `const` assertion
+//! per tunable: the default lies in the range, the step is positive), so a
+//! table that SPSA cannot use does not build. Fractions are integers in
+//! named units (`_centi`: hundredths, `_per_mille`, `_percent`). The
+//! late-move-reduction table is computed once from its two tunables in
+//! the normal build, and from their live values at every use in a
+//! `tuning` build.
 
 /// One tunable as the table declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +54,11 @@ macro_rules! tunables {
         },)*];
 
         $(
+            const _: () = assert!(
+                $min <= $default && $default <= $max && $step > 0,
+                concat!("tunable ", stringify!($name), ": default outside its range, or no step")
+            );
+
             $(#[$doc])*
             #[cfg(not(feature = "tuning"))]
             #[inline(always)]
@@ -140,16 +150,29 @@ tunables! {
     see_pruning_max_depth: 8, 4, 12, 1;
     see_quiet_margin_per_depth: -64, -150, -20, 8;
     see_capture_margin_per_depth_squared: -20, -60, -5, 3;
-    /// History points worth one ply of late-move reduction.
+    /// Late-move reductions: from this depth, a late quiet move at depth
+    /// d, move number m is reduced by base + ln d · ln m / divisor plies
+    /// (both in hundredths), ...
+    lmr_min_depth: 3, 2, 5, 1;
+    lmr_quiet_base_centi: 75, 25, 150, 8;
+    lmr_quiet_divisor_centi: 225, 150, 400, 15;
+    /// ... and one ply less per this many history points.
     lmr_history_divisor: 8192, 4096, 16384, 512;
-    /// The first aspiration window's half-width.
+    /// The first aspiration window's half-width, and how it grows (per
+    /// cent) after each fail.
     aspiration_initial_delta: 25, 10, 60, 4;
+    aspiration_growth_percent: 200, 130, 300, 10;
     /// Quiescence's delta pruning margin.
     delta_margin: 200, 100, 400, 20;
-    /// History bonus: per depth squared, per depth, and its cap.
+    /// History bonus of the move that cut off: per depth squared, per
+    /// depth, and its cap ...
     history_bonus_per_depth_squared: 16, 4, 32, 2;
     history_bonus_per_depth: 32, 8, 64, 4;
     history_max_bonus: 1600, 800, 3200, 100;
+    /// ... and the malus of the moves tried before it, the same shape.
+    history_malus_per_depth_squared: 16, 4, 32, 2;
+    history_malus_per_depth: 32, 8, 64, 4;
+    history_max_malus: 1600, 800, 3200, 100;
     /// Time management (`time.rs`; `scripts/spsa.py --nodes` leaves out
     /// the `time_` names): moves assumed left in the game when the GUI does
     /// not say, and the share of the increment (per mille) the soft limit
@@ -164,6 +187,22 @@ tunables! {
     time_hard_clock_per_mille: 400, 100, 600, 30;
     /// How many soft budgets the hard limit allows at most.
     time_hard_limit_factor: 4, 2, 8, 1;
+    /// Search stability (`stability.rs`), factors on the soft limit per
+    /// mille: right after the best move changed, less this per iteration
+    /// it stays, for at most this many iterations; ...
+    time_move_changed_per_mille: 1250, 1000, 1600, 25;
+    time_stable_iteration_step_per_mille: 50, 10, 100, 5;
+    time_max_stable_iterations: 10, 4, 16, 1;
+    /// ... this much per centipawn the score dropped, within a rise and a
+    /// drop cap (centipawns); ...
+    time_score_drop_step_per_mille: 10, 4, 20, 1;
+    time_score_rise_cap: 15, 5, 40, 3;
+    time_score_drop_cap: 50, 20, 100, 5;
+    /// ... and base + slope (per cent) × the share of nodes spent on other
+    /// moves than the best, at least a floor.
+    time_node_factor_base_per_mille: 400, 200, 700, 25;
+    time_node_factor_slope_percent: 200, 100, 300, 15;
+    time_min_node_factor_per_mille: 500, 300, 800, 25;
 }
 
 #[cfg(test)]
@@ -171,16 +210,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_default_lies_in_its_range_and_names_are_unique() {
+    fn names_are_unique_and_each_reads_its_default() {
+        // Ranges are checked at compile time (the const assertions of
+        // `tunables!`); what is left is the table's consistency.
         for (index, tunable) in TUNABLES.iter().enumerate() {
-            assert!(tunable.min <= tunable.default && tunable.default <= tunable.max);
-            assert!(tunable.step > 0, "{tunable:?}");
             assert!(TUNABLES[..index].iter().all(|t| t.name != tunable.name));
         }
-        assert_eq!(reverse_futility_margin(), 75);
-        assert_eq!(
-            TUNABLES[1].spsa_line(),
-            "reverse_futility_margin, int, 75, 30, 150, 8, 0.002"
-        );
+        let rfp = TUNABLES
+            .iter()
+            .find(|t| t.name == "reverse_futility_margin")
+            .unwrap();
+        assert_eq!(reverse_futility_margin(), rfp.default);
+    }
+
+    #[test]
+    fn the_spsa_line_is_openbenchs_format() {
+        // name, int, default, min, max, c_end, r_end.
+        let tunable = Tunable {
+            name: "example",
+            default: 75,
+            min: 30,
+            max: 150,
+            step: 8,
+        };
+        assert_eq!(tunable.spsa_line(), "example, int, 75, 30, 150, 8, 0.002");
     }
 }
