@@ -22,7 +22,11 @@ use rookery::uci;
 /// runner (cutechess-cli, fastchess). Logs go to stderr when RUST_LOG is set
 /// (RUST_LOG=debug shows every UCI line in and out).
 #[derive(Parser, Debug)]
-#[command(version, about, long_about)]
+#[command(
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ROOKERY_COMMIT"), ")"),
+    about,
+    long_about
+)]
 struct Cli {
     /// Read option defaults from this TOML file instead of the
     /// engine.toml beside the executable.
