@@ -23,7 +23,8 @@
 //! plain path (`nnue::check_simd_path`), and if they differ it falls back
 //! to the plain path for good ([`Simd::fall_back_to_plain`]) and says so.
 //! The tests of each loop name the paths they compared and the ones this
-//! processor lacks ([`report_paths_compared`]), so a skipped path shows.
+//! processor lacks (`report_paths_compared`, a test helper), so a skipped
+//! path shows.
 
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, Ordering};
