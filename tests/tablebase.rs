@@ -7,12 +7,11 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use rookery::board::{Board, full_key, parse_fen, parse_move};
 use rookery::options::Options;
 use rookery::score::{MATE_BOUND, TB_WIN, TB_WIN_BOUND};
-use rookery::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
+use rookery::search::{JobSpec, Limits, SearchJob, ThreadPool, ThreadResult};
 use rookery::tablebase::{RootRanking, Tablebases, TbConfig};
 use rookery::tt::TranspositionTable;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -69,19 +68,11 @@ fn search(
         root_moves = ranking.moves;
         root_hits = ranking.probes;
     }
+    let tt = Arc::new(TranspositionTable::new(16).unwrap());
     let (job, finished) = SearchJob::new(JobSpec {
-        root: board.clone(),
-        game_keys,
         root_moves,
-        limits: Limits::depth(depth),
-        multipv: 1,
-        strength: None,
-        time: None,
-        tt: Arc::new(TranspositionTable::new(16).unwrap()),
-        threads: 1,
-        reporter: Arc::new(Silent),
         tablebase,
-        started: Instant::now(),
+        ..JobSpec::new(board.clone(), game_keys, Limits::depth(depth), tt)
     });
     job.control.add_tb_hits(0, root_hits);
     let job = Arc::new(job);

@@ -401,81 +401,93 @@ impl Engine {
         self.game = game;
     }
 
+    /// `go`: the root moves it asks for, ranked by the tablebases where
+    /// they decide the game, searched on the pool with the options' line
+    /// count, strength, threads, overhead and report style.
     fn go(&mut self, go: Go, started: Instant) {
         self.stop_search();
         for error in &go.errors {
             output::error(error);
         }
-        let pos = self.game.board.pos();
-        let legal = pos.legal_moves();
-        let mut root_moves: Vec<Move> = legal.iter().copied().collect();
-        if !go.search_moves.is_empty() {
-            let mut chosen = Vec::new();
-            for text in &go.search_moves {
-                match parse_move(pos, text) {
-                    Ok(m) if !chosen.contains(&m) => chosen.push(m),
-                    Ok(_) => {}
-                    Err(error) => output::error(&format!("searchmoves '{text}': {error}")),
-                }
-            }
-            if chosen.is_empty() {
-                output::error("no legal move in searchmoves; searching all moves");
-            } else {
-                root_moves = chosen;
-            }
-        }
+        let root_moves = self.root_moves(&go.search_moves);
         let tablebase = TbConfig::new(&self.tablebases, self.options.probe_settings());
-        let mut root_tb_hits = 0;
-        if let Some(ranking) = tablebase
-            .as_ref()
-            .and_then(|tables| tables.rank_root_moves(pos, &root_moves, &self.game.keys))
-        {
-            log::debug!(
-                "Syzygy root: {:?}, {} of {} moves kept",
-                ranking.outcome,
-                ranking.moves.len(),
-                root_moves.len()
-            );
-            root_moves = ranking.moves;
-            root_tb_hits = ranking.probes;
-        }
-        let mut limits = go.limits;
+        let (root_moves, root_tb_hits) = self.rank_by_tablebases(tablebase.as_ref(), root_moves);
         let options = &self.options;
         let strength = search::chosen_elo(options.limit_strength, options.elo, options.skill_level)
             .map(|elo| Strength::new(elo, self.strength_seeds.next_u64()));
-        if let Some(strength) = strength {
-            limits = strength.limit(limits);
-        }
-        let time = search::budget(&limits, pos.turn(), self.options.move_overhead);
-        self.tt.new_search();
-        let (job, finished) = SearchJob::new(JobSpec {
-            root: self.game.board.clone(),
-            game_keys: self.game.keys.clone(),
+        let game = &self.game;
+        let spec = JobSpec {
             root_moves,
-            limits,
-            multipv: self.options.multipv,
+            multipv: options.multipv,
             strength,
-            time,
-            tt: Arc::clone(&self.tt),
-            // A limited strength's node budget and calibration are one
-            // thread's: more would play stronger than its rating.
-            threads: if strength.is_some() {
-                1
-            } else {
-                self.pool.thread_count()
-            },
+            move_overhead: options.move_overhead,
+            threads: self.pool.thread_count(),
             reporter: self.protocol.reporter(ReportStyle {
                 castling_mode: self.castling_mode(),
-                show_wdl: self.options.show_wdl,
-                material: wdl::material(pos),
+                show_wdl: options.show_wdl,
+                material: wdl::material(game.board.pos()),
             }),
             tablebase,
             started,
-        });
+            ..JobSpec::new(
+                game.board.clone(),
+                game.keys.clone(),
+                go.limits,
+                Arc::clone(&self.tt),
+            )
+        };
+        self.tt.new_search();
+        let (job, finished) = SearchJob::new(spec);
         job.control.add_tb_hits(0, root_tb_hits);
         let job = Arc::new(job);
         self.pool.start(Arc::clone(&job));
         self.search = Some(RunningSearch { job, finished });
+    }
+
+    /// The legal moves `searchmoves` names (each once), or every legal
+    /// move when it names none; a move that is not legal is reported.
+    fn root_moves(&self, search_moves: &[String]) -> Vec<Move> {
+        let pos = self.game.board.pos();
+        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        if search_moves.is_empty() {
+            return legal;
+        }
+        let mut chosen = Vec::new();
+        for text in search_moves {
+            match parse_move(pos, text) {
+                Ok(m) if !chosen.contains(&m) => chosen.push(m),
+                Ok(_) => {}
+                Err(error) => output::error(&format!("searchmoves '{text}': {error}")),
+            }
+        }
+        if chosen.is_empty() {
+            output::error("no legal move in searchmoves; searching all moves");
+            return legal;
+        }
+        chosen
+    }
+
+    /// `root_moves` cut to those that keep the tablebases' result where
+    /// the tables cover the root, and the probes that took; as they were
+    /// otherwise.
+    fn rank_by_tablebases(
+        &self,
+        tablebase: Option<&TbConfig>,
+        root_moves: Vec<Move>,
+    ) -> (Vec<Move>, u64) {
+        let pos = self.game.board.pos();
+        let Some(ranking) =
+            tablebase.and_then(|tables| tables.rank_root_moves(pos, &root_moves, &self.game.keys))
+        else {
+            return (root_moves, 0);
+        };
+        log::debug!(
+            "Syzygy root: {:?}, {} of {} moves kept",
+            ranking.outcome,
+            ranking.moves.len(),
+            root_moves.len()
+        );
+        (ranking.moves, ranking.probes)
     }
 
     fn display(&self) {

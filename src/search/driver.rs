@@ -235,7 +235,7 @@ impl Searcher {
         {
             return true;
         }
-        let Some(time) = job.spec.time else {
+        let Some(time) = job.time else {
             return false;
         };
         let done = if time.adjustable {

@@ -27,6 +27,8 @@ pub struct Limits {
     /// the search), also at [`Limits::mate_search_depth`] without one.
     pub(crate) mate: Option<u32>,
     pub move_time: Option<Duration>,
+    /// `go infinite`: read only through the methods below, which say what
+    /// it means for each part of the search.
     pub infinite: bool,
 }
 
@@ -44,6 +46,23 @@ impl Limits {
     pub(crate) fn mate_search_depth(mate_moves: u32) -> i32 {
         let mate_plies = (2 * i64::from(mate_moves) - 1).max(1);
         (mate_plies + i64::from(MATE_SEARCH_SLACK_PLIES)).min(i64::from(i32::MAX)) as i32
+    }
+
+    /// Whether the `bestmove` waits for `stop` (or `ponderhit`) even once
+    /// the search has ended by a limit: `go infinite`, as UCI asks.
+    pub(crate) fn bestmove_waits_for_stop(&self) -> bool {
+        self.infinite
+    }
+
+    /// Whether the clock fields are a time budget: not under `go infinite`,
+    /// which has none, whatever clocks come with it.
+    pub(crate) fn uses_clock(&self) -> bool {
+        !self.infinite
+    }
+
+    /// The node count that ends the search: none under `go infinite`.
+    pub(crate) fn node_cap(&self) -> Option<u64> {
+        self.nodes.filter(|_| !self.infinite)
     }
 
     /// Whether nothing but `stop` ends the search in reasonable time: `go

@@ -53,10 +53,10 @@ mod time;
 pub mod tunables;
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam::channel::{Receiver, Sender};
-use shakmaty::Move;
+use shakmaty::{Move, Position};
 
 pub use control::SearchControl;
 pub use limits::Limits;
@@ -65,7 +65,6 @@ pub use report::{Iteration, Reporter, Silent};
 pub(crate) use strength::CANDIDATE_LINES;
 pub use strength::{Strength, chosen_elo};
 pub use time::TimeBudget;
-pub(crate) use time::budget;
 
 use crate::board::{Board, KeyHistory};
 use crate::score::MAX_PLY;
@@ -110,6 +109,8 @@ impl ThreadResult {
 /// decided ([`JobSpec`]) and what the search shares between its threads.
 pub struct SearchJob {
     pub(crate) spec: JobSpec,
+    /// The clock's soft and hard limits for this search (`None`: no clock).
+    pub(crate) time: Option<TimeBudget>,
     pub control: SearchControl,
     helper_results: (Sender<Option<ThreadResult>>, Receiver<Option<ThreadResult>>),
     finished: Sender<Option<ThreadResult>>,
@@ -124,8 +125,10 @@ pub struct SearchJob {
     inject_finish_panic: bool,
 }
 
-/// What the caller decides about a search; [`SearchJob::new`] adds the
-/// shared control block and the channels.
+/// What the caller decides about a search; [`SearchJob::new`] works out
+/// the rest (a chosen strength's node budget, the clock's time budget) and
+/// adds the shared control block and the channels. [`JobSpec::new`] gives
+/// the defaults a tool wants: callers change only the fields they decide.
 pub struct JobSpec {
     pub root: Board,
     /// Keys of the game's positions, ending with the root's.
@@ -135,10 +138,12 @@ pub struct JobSpec {
     pub limits: Limits,
     /// How many best lines the main thread reports (MultiPV).
     pub multipv: usize,
-    /// A chosen playing strength (`UCI_LimitStrength`); `None` plays best.
-    /// The caller sets the node limits and line count it asks for.
+    /// A chosen playing strength (`UCI_LimitStrength`, `Skill Level`);
+    /// `None` plays best. The job adds its node budget to the limits and
+    /// searches it on one thread.
     pub strength: Option<Strength>,
-    pub time: Option<TimeBudget>,
+    /// Taken off every clock budget (`Move Overhead`).
+    pub move_overhead: Duration,
     pub tt: Arc<TranspositionTable>,
     /// Threads that search it, the pool's first ones (at least one, at most
     /// the pool's size).
@@ -149,6 +154,34 @@ pub struct JobSpec {
     pub tablebase: Option<TbConfig>,
     /// When the `go` arrived: the clock and the reported times run from here.
     pub started: Instant,
+}
+
+impl JobSpec {
+    /// A search of `root`, reached through the positions of `game_keys`
+    /// (ending with the root's), within `limits`, sharing `tt`: every legal
+    /// move, one line, full strength, no move overhead, one thread, no
+    /// reports, no tablebases, started now.
+    pub fn new(
+        root: Board,
+        game_keys: Vec<u64>,
+        limits: Limits,
+        tt: Arc<TranspositionTable>,
+    ) -> JobSpec {
+        JobSpec {
+            root_moves: root.pos().legal_moves().into_iter().collect(),
+            root,
+            game_keys,
+            limits,
+            multipv: 1,
+            strength: None,
+            move_overhead: Duration::ZERO,
+            tt,
+            threads: 1,
+            reporter: Arc::new(Silent),
+            tablebase: None,
+            started: Instant::now(),
+        }
+    }
 }
 
 impl SearchJob {
@@ -178,11 +211,19 @@ impl SearchJob {
     /// A job and the receiver that gets the chosen result (`None` when no
     /// move was searched) once the `bestmove` has been printed and every
     /// thread is idle.
-    pub fn new(spec: JobSpec) -> (SearchJob, Receiver<Option<ThreadResult>>) {
+    pub fn new(mut spec: JobSpec) -> (SearchJob, Receiver<Option<ThreadResult>>) {
+        if let Some(strength) = spec.strength {
+            spec.limits = strength.limit(std::mem::take(&mut spec.limits));
+            // Its node budget and calibration are one thread's: more would
+            // play stronger than its rating.
+            spec.threads = 1;
+        }
+        let time = time::budget(&spec.limits, spec.root.turn(), spec.move_overhead);
         let (finished, done) = crossbeam::channel::bounded(1);
         let control = SearchControl::new(spec.threads, spec.limits.ponder, spec.started);
         let job = SearchJob {
             spec,
+            time,
             control,
             helper_results: crossbeam::channel::unbounded(),
             finished,

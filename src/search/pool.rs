@@ -175,7 +175,9 @@ fn finish(job: &SearchJob, own: Option<ThreadResult>) {
 /// and send the chosen result on `finished`.
 fn conclude(job: &SearchJob, own: Option<ThreadResult>, answered: &mut bool) {
     let control = &job.control;
-    while (job.spec.limits.infinite || control.is_pondering()) && !control.is_stopped() {
+    while (job.spec.limits.bestmove_waits_for_stop() || control.is_pondering())
+        && !control.is_stopped()
+    {
         std::thread::sleep(WAIT_POLL_INTERVAL);
     }
     control.stop();
@@ -265,26 +267,17 @@ fn ponder_from_table(job: &SearchJob, best: Move) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::search::{JobSpec, Limits, Silent};
+    use crate::search::{JobSpec, Limits};
     use crate::tt::TranspositionTable;
-    use std::time::Instant;
 
     /// A silent search of the start position to `depth`.
     fn startpos_job(depth: i32, threads: usize) -> (SearchJob, Receiver<Option<ThreadResult>>) {
         let board = Board::startpos();
+        let keys = vec![board.key()];
+        let tt = Arc::new(TranspositionTable::new(1).unwrap());
         SearchJob::new(JobSpec {
-            game_keys: vec![board.key()],
-            root_moves: board.pos().legal_moves().into_iter().collect(),
-            root: board,
-            limits: Limits::depth(depth),
-            multipv: 1,
-            strength: None,
-            time: None,
-            tt: Arc::new(TranspositionTable::new(1).unwrap()),
             threads,
-            reporter: Arc::new(Silent),
-            tablebase: None,
-            started: Instant::now(),
+            ..JobSpec::new(board, keys, Limits::depth(depth), tt)
         })
     }
 

@@ -36,7 +36,6 @@ impl Searcher {
             } else if self.is_main() {
                 self.other_nodes = control.total_nodes().saturating_sub(self.nodes);
                 let out_of_time = job
-                    .spec
                     .time
                     .is_some_and(|t| !control.is_pondering() && control.elapsed() >= t.hard)
                     && self.has_a_searched_move();
@@ -51,11 +50,10 @@ impl Searcher {
         // Like the clock, the node limit waits for `ponderhit`: a ponder
         // search ends only on `ponderhit` or `stop`.
         if self.is_main()
-            && !job.spec.limits.infinite
             && job
                 .spec
                 .limits
-                .nodes
+                .node_cap()
                 .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
             && !job.control.is_pondering()
         {

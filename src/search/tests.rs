@@ -7,16 +7,13 @@
 //! a depth or node limit, so results are deterministic.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::alphabeta::{DOUBLE_EXTENSION, reverse_futility_cuts};
-use super::{
-    Iteration, JobSpec, Limits, Reporter, SearchJob, Searcher, Silent, Strength, ThreadResult,
-    budget,
-};
+use super::{Iteration, JobSpec, Limits, Reporter, SearchJob, Searcher, Strength, ThreadResult};
 use crate::board::Board;
 use crate::board::parse_fen;
 use crate::score::{DRAW, INFINITY, mate_in, mated_in, tb_loss_in};
@@ -41,19 +38,10 @@ fn uci_move(board: &Board, text: &str) -> Move {
 
 /// A silent one-thread search of `root` reached through `game_keys`.
 fn job(root: Board, game_keys: Vec<u64>, limits: Limits, multipv: usize) -> SearchJob {
+    let tt = Arc::new(TranspositionTable::new(1).unwrap());
     SearchJob::new(JobSpec {
-        game_keys,
-        root_moves: root.pos().legal_moves().into_iter().collect(),
-        root,
-        limits,
         multipv,
-        strength: None,
-        time: None,
-        tt: Arc::new(TranspositionTable::new(1).unwrap()),
-        threads: 1,
-        reporter: Arc::new(Silent),
-        tablebase: None,
-        started: Instant::now(),
+        ..JobSpec::new(root, game_keys, limits, tt)
     })
     .0
 }
@@ -92,7 +80,7 @@ fn a_clock_spent_before_the_first_node_still_answers_with_a_searched_move() {
     // before the search starts. It used to stop at node 0 and play the
     // first legal move unsearched (a2a3 from the start), with no `info`.
     let mut job = job_from(EIGHTEEN_ROOKS, Limits::default());
-    job.spec.time = Some(super::TimeBudget {
+    job.time = Some(super::TimeBudget {
         soft: Duration::ZERO,
         hard: Duration::ZERO,
         adjustable: false,
@@ -200,7 +188,7 @@ fn go_movetime_searches_a_single_root_move_for_its_time() {
     };
     let mut job = job(root, keys, limits.clone(), 1);
     job.spec.root_moves = vec![uci_move(&job.spec.root, "e2e4")];
-    job.spec.time = budget(&limits, Color::White, Duration::ZERO);
+    job.time = super::time::budget(&limits, Color::White, Duration::ZERO);
     let result = search(&job).unwrap();
     assert!(result.depth > 1, "{result:?}");
 }
@@ -223,12 +211,12 @@ fn a_ponder_search_with_a_forced_reply_stops_at_ponderhit() {
     });
     let mut job = job_from("7k/8/6K1/8/8/8/8/R7 b - - 0 1", limits.clone());
     assert_eq!(job.spec.root_moves.len(), 1);
-    job.spec.time = minute;
+    job.time = minute;
     assert!(search(&job).is_some());
     assert!(job.control.stops_at_ponderhit());
     // With a choice, and far from its budget, it ponders on.
     let mut job = job_from(EIGHTEEN_ROOKS, limits);
-    job.spec.time = minute;
+    job.time = minute;
     assert!(search(&job).is_some());
     assert!(!job.control.stops_at_ponderhit());
 }
@@ -403,19 +391,11 @@ fn a_limited_strength_shows_the_lines_asked_for_and_last_the_one_it_plays() {
     for seed in 0..SEARCHES {
         let shown = Arc::new(ShownLines::default());
         let reporter: Arc<dyn Reporter> = shown.clone();
+        let tt = Arc::new(TranspositionTable::new(1).unwrap());
         let (job, _) = SearchJob::new(JobSpec {
-            game_keys: vec![root.key()],
-            root_moves: root.pos().legal_moves().into_iter().collect(),
-            root: root.clone(),
-            limits: Limits::depth(4),
-            multipv: 1,
             strength: Some(Strength::new(1350, seed)),
-            time: None,
-            tt: Arc::new(TranspositionTable::new(1).unwrap()),
-            threads: 1,
             reporter,
-            tablebase: None,
-            started: Instant::now(),
+            ..JobSpec::new(root.clone(), vec![root.key()], Limits::depth(4), tt)
         });
         let played = search(&job).unwrap().pv[0];
         let shown = shown.0.lock().unwrap();

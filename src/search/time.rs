@@ -61,7 +61,7 @@ pub struct TimeBudget {
 /// The budget for `limits` with `turn` to move, or `None` for a search with
 /// no time limit (`go infinite` has none, whatever clocks come with it).
 pub(crate) fn budget(limits: &Limits, turn: Color, move_overhead: Duration) -> Option<TimeBudget> {
-    if limits.infinite {
+    if !limits.uses_clock() {
         return None;
     }
     let for_clock = clock_budget(limits, turn, move_overhead);

@@ -209,7 +209,7 @@ fn parse_go(args: &[&str]) -> Result<Command, String> {
                 .push(format!("go: unknown argument '{other}' ignored")),
         }
     }
-    if !go.errors.is_empty() && !go.limits.infinite && go.limits.is_unbounded() {
+    if !go.errors.is_empty() && !go.limits.bestmove_waits_for_stop() && go.limits.is_unbounded() {
         go.limits.move_time = Some(FALLBACK_MOVE_TIME);
         go.errors.push(format!(
             "go: no valid limit left, searching {} ms",

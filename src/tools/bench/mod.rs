@@ -23,11 +23,11 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::RecvTimeoutError;
 
-use shakmaty::{CastlingMode, Position};
+use shakmaty::CastlingMode;
 
 use crate::board::{Board, parse_fen};
 use crate::rate::nodes_per_second;
-use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool};
+use crate::search::{JobSpec, Limits, SearchJob, ThreadPool};
 use crate::tt::TranspositionTable;
 
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -90,19 +90,11 @@ pub fn run(
             .map_err(|e| format!("bench position {fen}: {e}"))?;
         let board = Board::new(pos.clone());
         tt.new_search();
+        let keys = vec![board.key()];
+        let limits = Limits::depth(settings.depth);
         let (job, finished) = SearchJob::new(JobSpec {
-            game_keys: vec![board.key()],
-            root: board,
-            root_moves: pos.legal_moves().into_iter().collect(),
-            limits: Limits::depth(settings.depth),
-            multipv: 1,
-            strength: None,
-            time: None,
-            tt: Arc::clone(&tt),
             threads: settings.threads,
-            reporter: Arc::new(Silent),
-            tablebase: None,
-            started: Instant::now(),
+            ..JobSpec::new(board, keys, limits, Arc::clone(&tt))
         });
         let job = Arc::new(job);
         let start = Instant::now();

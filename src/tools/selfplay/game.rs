@@ -14,14 +14,13 @@
 //! in the game.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use shakmaty::{Chess, Color, Position};
 
 use super::record::{GameRecord, GameResult, Ply};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::rng::SplitMix64;
-use crate::search::{JobSpec, Limits, SearchJob, Silent, ThreadPool, ThreadResult};
+use crate::search::{JobSpec, Limits, SearchJob, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
 
 /// The hard node cap of a move's search, in soft node limits.
@@ -67,24 +66,13 @@ impl Player {
     /// the nodes it took.
     fn search(&self, board: &Board, keys: &[u64]) -> Option<(ThreadResult, u64)> {
         self.tt.new_search();
-        let (job, finished) = SearchJob::new(JobSpec {
-            root: board.clone(),
-            game_keys: keys.to_vec(),
-            root_moves: board.pos().legal_moves().into_iter().collect(),
-            limits: Limits {
-                soft_nodes: Some(self.nodes),
-                nodes: Some(self.nodes.saturating_mul(HARD_NODES_FACTOR)),
-                ..Limits::default()
-            },
-            multipv: 1,
-            strength: None,
-            time: None,
-            tt: Arc::clone(&self.tt),
-            threads: 1,
-            reporter: Arc::new(Silent),
-            tablebase: None,
-            started: Instant::now(),
-        });
+        let limits = Limits {
+            soft_nodes: Some(self.nodes),
+            nodes: Some(self.nodes.saturating_mul(HARD_NODES_FACTOR)),
+            ..Limits::default()
+        };
+        let spec = JobSpec::new(board.clone(), keys.to_vec(), limits, Arc::clone(&self.tt));
+        let (job, finished) = SearchJob::new(spec);
         let job = Arc::new(job);
         self.pool.start(Arc::clone(&job));
         let found = finished.recv().ok().flatten()?;
