@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
-"""Checks the layering of ``src/``: no import cycles between files, and no
-file of the core or the search importing the protocol or the engine.
+"""Checks the layering of ``src/``: no import cycles between files, and
+every import pointing down the layers of the README's map ("How it is
+built"): protocol (``main.rs``, ``uci/``) above engine (``engine/``) above
+tools (``tools/``) above search (``search/``) above core (every other file).
+A file may import its own layer and the layers below it, never one above:
+the search never names the engine or the protocol, and the tools (bench,
+perft, datagen) never name the engine.
 
 The import graph is read from the sources, comments left out: every
 ``crate::…`` and ``super::…`` path (``use`` lines and paths in code,
@@ -9,8 +14,9 @@ in a ``mod.rs`` or ``lib.rs`` a path through a child module (``pub use
 child::Item``, ``child::f()``) is an edge to that child. A file's paths to
 its own parent module (``super::Searcher`` in ``search/alphabeta.rs``) are
 left out: a folder's ``mod.rs`` and its files are one module, whose shared
-types the files use. Any cycle that remains is reported, as is every edge
-from a core or search file into ``uci/`` or ``engine/``.
+types the files use. ``lib.rs``, the crate's root, declares every module
+and belongs to no layer. Any cycle that remains is reported, as is every
+edge up the layers.
 
 Usage: ``python3 scripts/layers.py [SRC_DIR]`` (default ``src``); exit
 status 1 when a rule is broken. ``scripts/test_layers.py`` runs it on the
@@ -23,12 +29,23 @@ import os
 import re
 import sys
 
-# Files of the layers below the protocol and the engine (ENGINEERING.md §1).
-LOWER_LAYERS = re.compile(
-    r"(search/|board\.rs|tt\.rs|tt/|nnue/|tablebase\.rs|config\.rs|options\.rs"
-    r"|eval/|score\.rs|material\.rs|piece_changes\.rs|rate\.rs|wdl\.rs|check\.rs)")
-UPPER_LAYERS = re.compile(r"(uci/|engine/|engine\.rs)")
+# The layers, highest first, as the README's map names them: a file's
+# layer is the first whose pattern matches its path relative to src/.
+LAYERS = [
+    ("protocol", re.compile(r"(main\.rs$|uci/)")),
+    ("engine", re.compile(r"engine/")),
+    ("tools", re.compile(r"tools/")),
+    ("search", re.compile(r"search/")),
+    ("core", re.compile(r"")),
+]
+# The crate root: declares every module, in no layer.
+ROOT = "lib.rs"
 PATH = re.compile(r"\b(crate|super)((?:::[A-Za-z_]\w*)*)(?:::\{([^}]*)\})?")
+
+
+def layer_of(relative: str) -> int:
+    """The index in LAYERS of a file's layer (0 is the highest)."""
+    return next(i for i, (_, pattern) in enumerate(LAYERS) if pattern.match(relative))
 
 
 def module_of(relative: str) -> tuple[str, ...]:
@@ -116,9 +133,9 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def violations(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
-    """Edges from a lower layer's file into the protocol or the engine."""
+    """Edges from a file to a file of a higher layer."""
     return sorted((a, b) for a, targets in graph.items() for b in targets
-                  if LOWER_LAYERS.match(a) and UPPER_LAYERS.match(b))
+                  if ROOT not in (a, b) and layer_of(b) < layer_of(a))
 
 
 def main() -> int:

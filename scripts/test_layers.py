@@ -36,8 +36,38 @@ def test_a_cycle_and_a_search_file_importing_the_engine_are_found(tmp_path):
     })
     graph = layers.import_graph(str(tmp_path))
     assert layers.cycles(graph) == [["a.rs", "b.rs"]]
-    assert layers.violations(graph) == [("search/x.rs", "engine/command.rs")]
+    # b.rs is a core file: naming the engine is a violation too.
+    assert layers.violations(graph) == [
+        ("b.rs", "engine/mod.rs"),
+        ("search/x.rs", "engine/command.rs"),
+    ]
     # A file's paths to its own folder's mod.rs are not edges; the
     # mod.rs's re-export of its child is.
     assert graph["search/x.rs"] == {"engine/command.rs"}
     assert graph["search/mod.rs"] == {"search/x.rs"}
+
+
+def test_a_tool_importing_the_engine_and_core_importing_search_are_found(tmp_path):
+    write(tmp_path, {
+        "lib.rs": "pub mod board;\npub mod engine;\npub mod search;\npub mod tools;\n",
+        "board.rs": "use crate::search::Limits;\n",
+        "engine/mod.rs": "use crate::tools::bench;\n",
+        "search/mod.rs": "use crate::board::Board;\n",
+        "tools/mod.rs": "pub mod bench;\n",
+        "tools/bench.rs": "use crate::engine::Engine;\nuse crate::search::Limits;\n",
+    })
+    graph = layers.import_graph(str(tmp_path))
+    assert layers.violations(graph) == [
+        ("board.rs", "search/mod.rs"),
+        ("tools/bench.rs", "engine/mod.rs"),
+    ]
+
+
+def test_every_layer_of_the_readme_map_is_checked():
+    readme = open(os.path.join(SRC, "..", "README.md"), encoding="utf-8").read()
+    for name, _ in layers.LAYERS:
+        assert f"\n{name} " in readme, name
+    assert [layers.LAYERS[layers.layer_of(f)][0] for f in
+            ["main.rs", "uci/parse.rs", "engine/mod.rs", "tools/perft.rs",
+             "search/pool.rs", "board.rs"]] == \
+        ["protocol", "protocol", "engine", "tools", "search", "core"]

@@ -13,8 +13,8 @@ use shakmaty::{CastlingMode, Chess};
 use rookery::board::parse_fen;
 use rookery::config::Config;
 use rookery::engine::Engine;
-use rookery::tools::selfplay::record::open_game_file;
-use rookery::tools::{bench, perft, selfplay};
+use rookery::tools::datagen::record::open_game_file;
+use rookery::tools::{bench, datagen, perft};
 use rookery::uci;
 
 /// Rookery, a UCI chess engine. Without a subcommand it speaks UCI on
@@ -226,14 +226,14 @@ fn main() -> ExitCode {
             seed,
         }) => {
             let output = match (output, chunk_dir) {
-                (_, Some(dir)) => selfplay::Output::Chunks {
+                (_, Some(dir)) => datagen::Output::Chunks {
                     dir,
                     games_per_chunk: chunk_games,
                 },
-                (Some(path), None) => selfplay::Output::File(path),
+                (Some(path), None) => datagen::Output::File(path),
                 (None, None) => unreachable!("clap requires --output or --chunk-dir"),
             };
-            let settings = selfplay::Settings {
+            let settings = datagen::Settings {
                 output,
                 threads,
                 nodes,
@@ -241,7 +241,7 @@ fn main() -> ExitCode {
                 positions,
                 seed,
             };
-            match selfplay::run(&settings) {
+            match datagen::run(&settings) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("rookery: datagen: {error}");
@@ -266,7 +266,7 @@ fn main() -> ExitCode {
             notes,
             output,
             files,
-        }) => match selfplay::convert::convert(&files, &output, &notes) {
+        }) => match datagen::convert::convert(&files, &output, &notes) {
             Ok(converted) => {
                 println!(
                     "{}: {} games, {} bytes",
@@ -294,7 +294,7 @@ fn main() -> ExitCode {
 /// Adds the new files of `dir` to its manifest and prints their rows, or
 /// with `check` verifies every listed file.
 fn update_manifest(dir: &std::path::Path, check: bool) -> std::io::Result<()> {
-    use selfplay::manifest;
+    use datagen::manifest;
     if check {
         let paths = manifest::verified_paths(&dir.join(manifest::MANIFEST_NAME))?;
         println!("{} files match the manifest", paths.len());

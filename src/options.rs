@@ -8,7 +8,7 @@
 //! struct, the [`Change`] a `setoption` makes and the conversions between
 //! them, so no option is listed twice and every match on an [`Id`] or a
 //! [`Change`] stays exhaustive. The protocol prints the list
-//! (`uci::options`), and `setoption` and `engine.toml` both go through
+//! (`uci::option_lines`), and `setoption` and `engine.toml` both go through
 //! [`parse_change`], so the command line, the config file and the GUI
 //! validate the same way. The search and the tablebases never see this
 //! module: the engine hands them plain values. Names

@@ -479,4 +479,4 @@ fn clamp_i16(value: i32) -> i16 {
 }
 
 #[cfg(test)]
-mod tests;
+mod table_tests;

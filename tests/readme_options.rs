@@ -3,7 +3,7 @@
 //! them, so the two cannot drift apart.
 
 use rookery::options::Options;
-use rookery::uci::options::option_lines;
+use rookery::uci::option_lines::option_lines;
 
 /// The `uci` line a README table row describes, or `None` for a line of
 /// the file that is no option row.

@@ -15,7 +15,7 @@ use std::sync::{Mutex, OnceLock};
 use libfuzzer_sys::fuzz_target;
 use rookery::config::Config;
 use rookery::engine::{Command, Engine};
-use rookery::uci::{self, command};
+use rookery::uci::{self, parse};
 
 const MAX_NODES: u64 = 300;
 const MAX_DEPTH: i32 = 4;
@@ -74,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     for line in text.lines() {
-        let Ok(Some(command)) = command::parse(line) else {
+        let Ok(Some(command)) = parse::command(line) else {
             continue;
         };
         if let Some(command) = tame(command) {

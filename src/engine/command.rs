@@ -1,5 +1,5 @@
 //! What the engine can be asked to do: one [`Command`] per line of input,
-//! as the protocol layer (`uci::command`) parses it. The engine's own
+//! as the protocol layer (`uci::parse`) parses it. The engine's own
 //! vocabulary, so the engine names no protocol module.
 
 use crate::search::Limits;

@@ -271,7 +271,7 @@ impl Engine {
     /// Carries out `command`, read at `received`.
     fn execute(&mut self, command: Command, received: Instant) -> Flow {
         match command {
-            Command::Uci => self.uci(),
+            Command::Uci => self.identify(),
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
             Command::IsReady => output::send("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -348,7 +348,9 @@ impl Engine {
         }
     }
 
-    fn uci(&self) {
+    /// The answer to `uci`: identity, options, `uciok`, then what start-up
+    /// found to report.
+    fn identify(&self) {
         output::send(&format!("id name {NAME}"));
         output::send(&format!("id author {AUTHOR}"));
         for line in self.protocol.option_lines(&self.config.defaults) {

@@ -2,15 +2,15 @@
 //! centipawns.
 //!
 //! The evaluation is the network of [`crate::nnue`], whose accumulators
-//! travel inside each [`SearchBoard`] and are updated move by move, so
+//! travel inside each [`Board`] and are updated move by move, so
 //! evaluating is only the output layer. The network replaced the hand-set
 //! piece-square tables of generation 0 (commit a8dd93b and before), which
 //! played the games it was first trained on.
 
-use crate::board::Board as SearchBoard;
+use crate::board::Board;
 
 /// Evaluates the position for the side to move.
-pub(crate) fn evaluate(board: &SearchBoard) -> i32 {
+pub(crate) fn evaluate(board: &Board) -> i32 {
     board.evaluate()
 }
 
@@ -21,25 +21,25 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-    fn board(fen: &str) -> SearchBoard {
+    fn board(fen: &str) -> Board {
         let pos: Chess = fen
             .parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
-        SearchBoard::new(pos)
+        Board::new(pos)
     }
 
     /// The position with colours swapped and the board turned top to
     /// bottom, built from scratch.
-    fn colour_flipped(board: &SearchBoard) -> SearchBoard {
+    fn colour_flipped(board: &Board) -> Board {
         let pos: Chess = board
             .pos()
             .to_setup(EnPassantMode::Legal)
             .into_mirrored()
             .position(CastlingMode::Standard)
             .unwrap();
-        SearchBoard::new(pos)
+        Board::new(pos)
     }
 
     #[test]
@@ -74,7 +74,7 @@ mod tests {
                     };
                     let fen = Fen::from_position(board.pos(), EnPassantMode::Legal);
                     let kept = evaluate(&board);
-                    let fresh = SearchBoard::new(board.pos().clone());
+                    let fresh = Board::new(board.pos().clone());
                     assert_eq!(kept, evaluate(&fresh), "move by move, {fen}");
                     assert_eq!(kept, evaluate(&colour_flipped(&board)), "flipped, {fen}");
                     checked += 1;
@@ -93,7 +93,7 @@ mod tests {
         assert!(evaluate(&board(fen)) > QUEEN_UP_AT_LEAST);
         let fen = "4k3/8/8/8/8/8/8/3QK3 b - - 0 1";
         assert!(evaluate(&board(fen)) < -QUEEN_UP_AT_LEAST);
-        let start = evaluate(&SearchBoard::startpos());
+        let start = evaluate(&Board::startpos());
         assert!(start.abs() < 60, "start position {start}");
     }
 }

@@ -320,4 +320,4 @@ impl Searcher {
 }
 
 #[cfg(test)]
-mod tests;
+mod search_tests;

@@ -317,7 +317,7 @@ fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move, key
 }
 
 #[cfg(test)]
-mod perft;
+mod picker_perft;
 
 #[cfg(test)]
 mod tests {

@@ -7,5 +7,5 @@
 //! the protocol (the engine and `main.rs` call them).
 
 pub mod bench;
+pub mod datagen;
 pub mod perft;
-pub mod selfplay;

@@ -16,9 +16,9 @@
 //! no mate gives up a few plies past the mate's length), and so do the
 //! queued ones.
 
-pub mod command;
 pub(crate) mod format;
-pub mod options;
+pub mod option_lines;
+pub mod parse;
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -38,9 +38,9 @@ pub struct Uci;
 
 impl Protocol for Uci {
     fn option_lines(&self, options: &Options) -> Vec<String> {
-        let lines = options::option_lines(options);
+        let lines = option_lines::option_lines(options);
         #[cfg(feature = "tuning")]
-        let lines = [lines, options::tunable_lines()].concat();
+        let lines = [lines, option_lines::tunable_lines()].concat();
         lines
     }
 
@@ -112,7 +112,7 @@ pub fn run(mut engine: Engine) {
             Input::Line(line, received) => {
                 log::debug!(">> {}", line.trim_end());
                 debug_log::record(Direction::In, line.trim_end());
-                match command::parse(&line) {
+                match parse::command(&line) {
                     Ok(Some(command)) => {
                         if engine.handle(command, received) == Flow::Quit {
                             return;

@@ -30,8 +30,8 @@ use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
 use rookery::rng::SplitMix64;
-use rookery::tools::selfplay::manifest;
-use rookery::tools::selfplay::record::{GameResult, open_game_file};
+use rookery::tools::datagen::manifest;
+use rookery::tools::datagen::record::{GameResult, open_game_file};
 use shakmaty::{Chess, Position};
 
 /// Most pieces a chess position can have.

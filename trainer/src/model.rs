@@ -298,7 +298,7 @@ mod tests {
     use crate::data::Sample;
     use crate::test_positions::random_positions;
     use rookery::nnue::{Network, SCALE, evaluate};
-    use rookery::tools::selfplay::record::GameResult;
+    use rookery::tools::datagen::record::GameResult;
     use shakmaty::Position;
 
     /// A network of a trained one's magnitudes: accumulators spread over

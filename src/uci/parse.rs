@@ -55,7 +55,7 @@ macro_rules! limit_integer {
 limit_integer!(i32, i64, u32, u64);
 
 /// Parses a line; `Ok(None)` for a blank line.
-pub fn parse(line: &str) -> Result<Option<Command>, String> {
+pub fn command(line: &str) -> Result<Option<Command>, String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     if tokens.is_empty() {
         return Ok(None);
@@ -241,14 +241,14 @@ mod tests {
     use super::*;
 
     fn parsed(line: &str) -> Command {
-        parse(line).unwrap().unwrap()
+        command(line).unwrap().unwrap()
     }
 
     #[test]
     fn skips_unknown_leading_tokens() {
         assert_eq!(parsed("joho debug on"), Command::Debug(true));
-        assert!(parse("hello world").is_err());
-        assert_eq!(parse("   ").unwrap(), None);
+        assert!(command("hello world").is_err());
+        assert_eq!(command("   ").unwrap(), None);
     }
 
     #[test]
@@ -267,7 +267,7 @@ mod tests {
                 value: None
             }
         );
-        assert!(parse("setoption value 3").is_err());
+        assert!(command("setoption value 3").is_err());
         // A value keeps its inner spaces as written.
         assert_eq!(
             parsed("setoption name SyzygyPath value  /tb  dir/x y \r\n"),
@@ -301,9 +301,9 @@ mod tests {
                 moves: vec!["a1a2".into()]
             }
         );
-        assert!(parse("position").is_err());
-        assert!(parse("position fen").is_err());
-        assert!(parse("position startpos e2e4").is_err());
+        assert!(command("position").is_err());
+        assert!(command("position fen").is_err());
+        assert!(command("position startpos e2e4").is_err());
     }
 
     #[test]
@@ -338,7 +338,7 @@ mod tests {
         assert_eq!(parsed("go perft 3"), Command::Perft { depth: 3 });
         assert_eq!(parsed("go perft 64"), Command::Perft { depth: 64 });
         // Deeper would never finish, and the walk recurses once per ply.
-        assert!(parse("go perft 65").is_err());
+        assert!(command("go perft 65").is_err());
     }
 
     fn go(line: &str) -> Go {

@@ -276,7 +276,7 @@ fn invalid(manifest: &Path, line: usize, what: &str) -> io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::selfplay::convert::convert;
+    use crate::tools::datagen::convert::convert;
 
     /// The version-2 fixture converted into `dir/sub/games.bin.xz`.
     fn data_folder(name: &str) -> PathBuf {

@@ -416,4 +416,4 @@ fn invalid(what: &str) -> io::Error {
 }
 
 #[cfg(test)]
-mod tests;
+mod record_tests;
