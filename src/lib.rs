@@ -20,7 +20,6 @@ mod eval;
 mod material;
 pub mod nnue;
 pub mod options;
-mod output;
 mod piece_changes;
 mod rate;
 pub mod rng;

@@ -11,17 +11,17 @@
 //! The non-standard `bench` and `go perft` run on a thread of their own
 //! ([`background`], which says what ends them), so the loop stays
 //! responsive while they run; `d` and `eval` are answered at once.
-//! Bad input is answered with `info string error: …` and changes nothing;
+//! Bad input is answered with an error ([`Reply::Error`], `info string
+//! error: …` in UCI) and changes nothing;
 //! the last valid position and options stay. The one exception follows
 //! Stockfish: `position … moves` with an illegal move sets the position
 //! after the legal moves before it, and the error says so.
 //!
-//! The engine names no protocol module: its requests are its own
-//! [`Command`]s, which the protocol parses, and what the protocol writes
-//! for it (the option list, a search's `info` and `bestmove` lines) comes
-//! through the [`Protocol`] it was built with. The short answers of the
-//! session itself (`readyok`, `uciok`, `info string …`) it sends as they
-//! are.
+//! The engine names no protocol module and writes no protocol text: its
+//! requests are its own [`Command`]s, which the protocol parses, and what
+//! it says goes through the [`Protocol`] it was built with, as a
+//! [`Reply`] (the answer to `uci` and `isready`, errors, notes) or a
+//! search's reports, which the protocol words.
 
 mod background;
 pub(crate) mod command;
@@ -42,7 +42,6 @@ use crate::debug_log;
 use crate::eval::evaluate;
 use crate::nnue::{self, Network};
 use crate::options::{MIN_HASH_MB, Options};
-use crate::output;
 use crate::rng::SplitMix64;
 use crate::search::{self, JobSpec, Reporter, SearchJob, Strength, ThreadPool, ThreadResult};
 use crate::tablebase::{LoadReport, Tablebases, TbConfig};
@@ -55,12 +54,37 @@ pub use command::{Command, Go};
 pub(crate) const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
 pub(crate) const AUTHOR: &str = "the Rookery developers";
 
-/// What the engine needs of the protocol that drives it.
+/// What the engine needs of the protocol that drives it: the words for
+/// what it has to say, and a reporter for its searches. The engine writes
+/// no protocol text of its own.
 pub trait Protocol: Send + Sync {
-    /// The lines that declare the options, showing `options` as defaults.
-    fn option_lines(&self, options: &Options) -> Vec<String>;
+    /// Says `reply` to the GUI.
+    fn send(&self, reply: Reply<'_>);
     /// Where a search's iterations, best move and faults go.
     fn reporter(&self, style: ReportStyle) -> Arc<dyn Reporter>;
+}
+
+/// What the engine says to the GUI besides a search's reports.
+#[derive(Clone, Copy, Debug)]
+pub enum Reply<'a> {
+    /// The answer to `uci`, to its last line: who the engine is, its
+    /// options with `options` as their defaults, the network and the SIMD
+    /// path it evaluates with.
+    Identity {
+        name: &'a str,
+        author: &'a str,
+        options: &'a Options,
+        network: &'a str,
+        simd: &'a str,
+    },
+    /// The answer to `isready`.
+    Ready,
+    /// What went wrong with a command or the configuration, and what the
+    /// engine did instead.
+    Error(&'a str),
+    /// Anything else worth telling the user: the output of `bench`, `go
+    /// perft`, `d` and `eval`, what loading tables or a network found.
+    Note(&'a str),
 }
 
 /// How a search's reports are to be written.
@@ -205,6 +229,26 @@ impl Engine {
         })
     }
 
+    /// Tells the GUI what went wrong (and what the engine did instead).
+    fn error(&self, message: &str) {
+        self.protocol.send(Reply::Error(message));
+    }
+
+    /// Tells the GUI `text`.
+    fn note(&self, text: &str) {
+        self.protocol.send(Reply::Note(text));
+    }
+
+    /// Tells the GUI what loading the Syzygy tables found.
+    fn tell(&self, report: &LoadReport) {
+        for problem in &report.problems {
+            self.error(problem);
+        }
+        for note in &report.notes {
+            self.note(note);
+        }
+    }
+
     fn castling_mode(&self) -> CastlingMode {
         if self.options.chess960 {
             CastlingMode::Chess960
@@ -273,7 +317,7 @@ impl Engine {
         match command {
             Command::Uci => self.identify(),
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
-            Command::IsReady => output::send("readyok"),
+            Command::IsReady => self.protocol.send(Reply::Ready),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Register => {}
             Command::UciNewGame => {
@@ -298,38 +342,36 @@ impl Engine {
                     depth: depth.unwrap_or(bench::DEFAULT_DEPTH).max(1),
                     ..bench::Settings::default()
                 };
+                let protocol = Arc::clone(&self.protocol);
                 self.start_task("bench", move |signals| {
-                    let outcome = bench::run(settings, signals.stop_flag(), &mut info_string);
+                    let mut note = |line: &str| protocol.send(Reply::Note(line));
+                    let outcome = bench::run(settings, signals.stop_flag(), &mut note);
                     signals.finishing();
                     match outcome {
-                        Ok(Some(summary)) => info_string(&summary.line()),
-                        Ok(None) => info_string("bench stopped"),
-                        Err(error) => output::error(&format!("bench: {error}")),
+                        Ok(Some(summary)) => note(&summary.line()),
+                        Ok(None) => note("bench stopped"),
+                        Err(error) => protocol.send(Reply::Error(&format!("bench: {error}"))),
                     }
                 });
             }
             Command::Perft { depth } => {
                 let pos = self.game.board.pos().clone();
                 let mode = self.castling_mode();
+                let protocol = Arc::clone(&self.protocol);
                 self.start_task("perft", move |signals| {
-                    let outcome = perft::run(
-                        &pos,
-                        depth,
-                        mode,
-                        true,
-                        signals.stop_flag(),
-                        &mut info_string,
-                    );
+                    let mut note = |line: &str| protocol.send(Reply::Note(line));
+                    let outcome =
+                        perft::run(&pos, depth, mode, true, signals.stop_flag(), &mut note);
                     signals.finishing();
                     match outcome {
-                        Some(summary) => summary.lines().iter().for_each(|line| info_string(line)),
-                        None => info_string("perft stopped"),
+                        Some(summary) => summary.lines().iter().for_each(|line| note(line)),
+                        None => note("perft stopped"),
                     }
                 });
             }
             Command::Display => self.display(),
-            Command::Eval => output::send(&format!(
-                "info string static evaluation {} cp (side to move)",
+            Command::Eval => self.note(&format!(
+                "static evaluation {} cp (side to move)",
                 evaluate(&self.game.board)
             )),
         }
@@ -340,34 +382,30 @@ impl Engine {
     /// another of them is running.
     fn start_task(&mut self, what: &str, work: impl FnOnce(&TaskSignals) + Send + 'static) {
         if self.is_searching() {
-            return output::error(&format!("{what} is not available while searching"));
+            return self.error(&format!("{what} is not available while searching"));
         }
         match BackgroundTask::spawn(what, work) {
             Ok(task) => self.task = Some(task),
-            Err(error) => output::error(&error),
+            Err(error) => self.error(&error),
         }
     }
 
     /// The answer to `uci`: identity, options, `uciok`, then what start-up
     /// found to report.
     fn identify(&self) {
-        output::send(&format!("id name {NAME}"));
-        output::send(&format!("id author {AUTHOR}"));
-        for line in self.protocol.option_lines(&self.config.defaults) {
-            output::send(&line);
-        }
-        output::send(&format!(
-            "info string network {}, simd {}",
-            nnue::active().identity(),
-            crate::simd::Simd::detected().name()
-        ));
-        output::send("uciok");
+        self.protocol.send(Reply::Identity {
+            name: NAME,
+            author: AUTHOR,
+            options: &self.config.defaults,
+            network: nnue::active().identity(),
+            simd: crate::simd::Simd::detected().name(),
+        });
         for error in &self.config.errors {
-            output::error(&format!("{}: {error}", self.config.label()));
+            self.error(&format!("{}: {error}", self.config.label()));
         }
-        tell(&self.startup_tablebase_report);
+        self.tell(&self.startup_tablebase_report);
         if let Some(fallback) = &self.simd_fallback {
-            output::error(fallback);
+            self.error(fallback);
         }
     }
 
@@ -378,7 +416,7 @@ impl Engine {
             Some(text) => match parse_fen(text, mode) {
                 Ok(pos) => pos,
                 Err(error) => {
-                    return output::error(&format!(
+                    return self.error(&format!(
                         "invalid FEN '{text}': {error}; position unchanged"
                     ));
                 }
@@ -392,7 +430,7 @@ impl Engine {
                     game.keys.push(game.board.key());
                 }
                 Err(error) => {
-                    output::error(&format!(
+                    self.error(&format!(
                         "move {} '{text}': {error}; position set to the {index} legal moves before it",
                         index + 1
                     ));
@@ -409,7 +447,7 @@ impl Engine {
     fn go(&mut self, go: Go, started: Instant) {
         self.stop_search();
         for error in &go.errors {
-            output::error(error);
+            self.error(error);
         }
         let root_moves = self.root_moves(&go.search_moves);
         let tablebase = TbConfig::new(&self.tablebases, self.options.probe_settings());
@@ -459,11 +497,11 @@ impl Engine {
             match parse_move(pos, text) {
                 Ok(m) if !chosen.contains(&m) => chosen.push(m),
                 Ok(_) => {}
-                Err(error) => output::error(&format!("searchmoves '{text}': {error}")),
+                Err(error) => self.error(&format!("searchmoves '{text}': {error}")),
             }
         }
         if chosen.is_empty() {
-            output::error("no legal move in searchmoves; searching all moves");
+            self.error("no legal move in searchmoves; searching all moves");
             return legal;
         }
         chosen
@@ -496,19 +534,17 @@ impl Engine {
         let board = &self.game.board;
         let pos = board.pos();
         for line in format!("{:?}", pos.board()).lines() {
-            output::send(&format!("info string {line}"));
+            self.note(line);
         }
         let fen = Fen::from_position(pos, EnPassantMode::Legal);
-        output::send(&format!("info string Fen: {fen}"));
-        output::send(&format!("info string Key: {:016x}", board.key()));
-        output::send(&format!(
-            "info string Checkers: {}",
-            pos.checkers()
-                .into_iter()
-                .map(|sq| sq.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ));
+        self.note(&format!("Fen: {fen}"));
+        self.note(&format!("Key: {:016x}", board.key()));
+        let checkers: Vec<String> = pos
+            .checkers()
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        self.note(&format!("Checkers: {}", checkers.join(" ")));
     }
 }
 
@@ -518,19 +554,4 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_nanos() as u64)
-}
-
-/// Tells the GUI what loading the Syzygy tables found.
-fn tell(report: &LoadReport) {
-    for problem in &report.problems {
-        output::error(problem);
-    }
-    for note in &report.notes {
-        output::send(&format!("info string {note}"));
-    }
-}
-
-/// Sends a line of `bench` or `go perft` output as an `info string`.
-fn info_string(line: &str) {
-    output::send(&format!("info string {line}"));
 }

@@ -7,12 +7,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Engine, tell};
+use super::Engine;
 use crate::board::Board;
 use crate::debug_log;
 use crate::nnue::{self, Network};
 use crate::options::{self, Change, MIN_HASH_MB};
-use crate::output;
 use crate::search::ThreadPool;
 use crate::tablebase::{LoadReport, Tablebases};
 use crate::tt::TranspositionTable;
@@ -61,27 +60,27 @@ impl Engine {
         if let Some(set) = crate::search::tunables::set_from_text(name.trim(), value) {
             return match set {
                 Ok(_) => (),
-                Err(error) => output::error(&error),
+                Err(error) => self.error(&error),
             };
         }
         let parsed = match options::parse_change(name, value) {
             Ok(parsed) => parsed,
-            Err(error) => return output::error(&error),
+            Err(error) => return self.error(&error),
         };
         let needs_idle = matches!(
             parsed.change,
             Change::Hash(_) | Change::Threads(_) | Change::ClearHash(_) | Change::EvalFile(_)
         );
         if needs_idle && self.is_searching() {
-            return output::error(&format!("option '{name}' cannot change while searching"));
+            return self.error(&format!("option '{name}' cannot change while searching"));
         }
         if let Some(note) = &parsed.note {
-            output::error(note);
+            self.error(note);
         }
         match parsed.change {
             Change::Hash(mb) if mb != self.options.hash_mb => {
                 if let Err(error) = self.resize_table(mb) {
-                    return output::error(&error);
+                    return self.error(&error);
                 }
             }
             Change::Threads(n) if n != self.options.threads => {
@@ -90,14 +89,14 @@ impl Engine {
                 self.pool = match ThreadPool::new(n) {
                     Ok(pool) => pool,
                     Err(error) => {
-                        return output::error(&format!("cannot start {n} threads: {error}"));
+                        return self.error(&format!("cannot start {n} threads: {error}"));
                     }
                 };
             }
             Change::ClearHash(_) => self.tt.clear(),
             Change::DebugLogFile(ref path) => {
                 if let Err(error) = debug_log::log_to(path) {
-                    return output::error(&format!("Debug Log File: {error}"));
+                    return self.error(&format!("Debug Log File: {error}"));
                 }
             }
             // A running search keeps the tables it started with.
@@ -105,7 +104,7 @@ impl Engine {
                 let (tablebases, report) = Tablebases::load(path);
                 self.tablebases = Arc::new(tablebases);
                 self.startup_tablebase_report = LoadReport::default();
-                tell(&report);
+                self.tell(&report);
             }
             Change::EvalFile(ref path) if *path != self.options.eval_file => {
                 if path.is_empty() {
@@ -114,14 +113,13 @@ impl Engine {
                     match Network::load(path) {
                         Ok(network) => nnue::set_active(Some(network)),
                         Err(error) => {
-                            return output::error(&format!(
-                                "EvalFile: {error}; keeping the current network"
-                            ));
+                            return self
+                                .error(&format!("EvalFile: {error}; keeping the current network"));
                         }
                     }
                 }
-                output::send(&format!(
-                    "info string EvalFile: evaluating with {} (network {})",
+                self.note(&format!(
+                    "EvalFile: evaluating with {} (network {})",
                     if path.is_empty() {
                         "the embedded network"
                     } else {

@@ -14,8 +14,8 @@
 
 use shakmaty::{CastlingMode, Move};
 
+use super::output;
 use crate::engine::ReportStyle;
-use crate::output;
 use crate::rate::nodes_per_second;
 use crate::score::{is_mate, mate_moves};
 use crate::search::{Iteration, Reporter};

@@ -18,6 +18,7 @@
 
 pub(crate) mod format;
 pub mod option_lines;
+mod output;
 pub mod parse;
 
 use std::io::BufRead;
@@ -27,9 +28,8 @@ use std::time::{Duration, Instant};
 use crossbeam::channel::RecvTimeoutError;
 
 use crate::debug_log::{self, Direction};
-use crate::engine::{Engine, Flow, Protocol, ReportStyle};
+use crate::engine::{Engine, Flow, Protocol, Reply, ReportStyle};
 use crate::options::Options;
-use crate::output;
 use crate::search::Reporter;
 
 /// The UCI protocol as the engine needs it: the `option name …` lines and
@@ -37,16 +37,41 @@ use crate::search::Reporter;
 pub struct Uci;
 
 impl Protocol for Uci {
-    fn option_lines(&self, options: &Options) -> Vec<String> {
-        let lines = option_lines::option_lines(options);
-        #[cfg(feature = "tuning")]
-        let lines = [lines, option_lines::tunable_lines()].concat();
-        lines
+    fn send(&self, reply: Reply<'_>) {
+        match reply {
+            Reply::Identity {
+                name,
+                author,
+                options,
+                network,
+                simd,
+            } => {
+                output::send(&format!("id name {name}"));
+                output::send(&format!("id author {author}"));
+                for line in option_lines(options) {
+                    output::send(&line);
+                }
+                output::send(&format!("info string network {network}, simd {simd}"));
+                output::send("uciok");
+            }
+            Reply::Ready => output::send("readyok"),
+            Reply::Error(message) => output::error(message),
+            Reply::Note(text) => output::send(&format!("info string {text}")),
+        }
     }
 
     fn reporter(&self, style: ReportStyle) -> Arc<dyn Reporter> {
         Arc::new(format::UciReporter(style))
     }
+}
+
+/// The `option name …` lines, with `options` as the defaults (and, in a
+/// `tuning` build, the search's tunables).
+fn option_lines(options: &Options) -> Vec<String> {
+    let lines = option_lines::option_lines(options);
+    #[cfg(feature = "tuning")]
+    let lines = [lines, option_lines::tunable_lines()].concat();
+    lines
 }
 
 /// How often the loop looks, while no input comes, whether the search that

@@ -1,6 +1,7 @@
 //! The one way to write to stdout: whole UCI lines, flushed one by one,
-//! logged at `debug` level and to the `Debug Log File` if one is set. stdout carries protocol only; everything else
-//! goes through `log` to stderr.
+//! logged at `debug` level and to the `Debug Log File` if one is set.
+//! stdout carries protocol only, and only this layer writes it;
+//! everything else goes through `log` to stderr.
 //!
 //! A write that fails means the GUI is gone (closed pipe): the engine exits
 //! instead of searching on for nobody. A line break inside the text (a
