@@ -1,7 +1,7 @@
 //! Rookery: a UCI chess engine on the `shakmaty` crate.
 //!
 //! Data flows one way: stdin line → [`uci::parse`] → [`engine::Engine`] →
-//! [`search`] threads → `info`/`bestmove` lines through [`output`] → stdout.
+//! [`search`] threads → `info`/`bestmove` lines through [`uci`]'s `output` → stdout.
 //! The threads share one lockless [`tt::TranspositionTable`], and may probe
 //! Syzygy endgame tables ([`tablebase`]).
 //!

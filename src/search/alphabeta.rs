@@ -51,11 +51,13 @@
 use shakmaty::{MoveList, Position, Role};
 
 use super::history::{Context, PieceTo, Tried};
+use super::job::SearchJob;
 use super::movekey::MoveKey;
 use super::movepick::{Candidates, MovePicker, Ordering, is_tactical};
+use super::result::ThreadResult;
+use super::searcher::{NO_EVAL, Searcher};
 use super::see::exchange_at_least;
 use super::tunables;
-use super::{SearchJob, Searcher, ThreadResult};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::check::CheckSquares;
 use crate::eval::evaluate;
@@ -78,9 +80,6 @@ const LATE_MOVE_PRUNING_NOT_IMPROVING_DIVISOR: i32 = 2;
 const LMR_TABLE_SIZE: usize = 64;
 /// The unit of the reduction tunables' base and divisor (hundredths).
 const LMR_TUNABLE_UNIT: f64 = 100.0;
-
-/// A ply's static evaluation when it was in check (none was taken).
-pub(super) const NO_EVAL: i32 = -INFINITY;
 
 /// Late-move reduction in plies for `depth` and the `move_number`-th move:
 /// from a table computed once in the normal build, from the tunables'

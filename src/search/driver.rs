@@ -25,8 +25,12 @@
 //! The main thread reports each iteration and decides, between iterations,
 //! whether another one fits the time (the soft limit).
 
+use super::job::SearchJob;
+use super::result::ThreadResult;
+use super::searcher::Searcher;
+use super::stability::Stability;
+use super::strength::CANDIDATE_LINES;
 use super::tunables;
-use super::{CANDIDATE_LINES, SearchJob, Searcher, Stability, ThreadResult};
 use crate::board::KeyHistory;
 use crate::score::{INFINITY, MAX_DEPTH, is_mate, mate_moves};
 
@@ -41,7 +45,7 @@ impl Searcher {
     /// Runs iterative deepening on `job` and returns the best line of the
     /// last iteration (see the module notes on cut iterations), or `None`
     /// when no root move was searched. Under a limited strength the main
-    /// thread returns the line [`super::Strength::choose`] draws instead.
+    /// thread returns the line [`super::strength::Strength::choose`] draws instead.
     pub(crate) fn search(&mut self, job: &SearchJob) -> Option<ThreadResult> {
         self.keys = KeyHistory::new(job.spec.game_keys.clone());
         self.nodes = 0;

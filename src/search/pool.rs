@@ -29,7 +29,9 @@ use std::time::Duration;
 use crossbeam::channel::{Receiver, Sender};
 use shakmaty::{Move, Position};
 
-use super::{SearchJob, Searcher, ThreadResult};
+use super::job::SearchJob;
+use super::result::ThreadResult;
+use super::searcher::Searcher;
 use crate::tt::PackedMove;
 
 /// Stack of each search thread.
@@ -72,7 +74,7 @@ impl ThreadPool {
         self.workers.len()
     }
 
-    /// Starts `job` on its first [`JobSpec::threads`](super::JobSpec)
+    /// Starts `job` on its first [`JobSpec::threads`](super::job::JobSpec)
     /// threads; its `finished` channel tells when done.
     pub fn start(&self, job: Arc<SearchJob>) {
         let threads = job.spec.threads;

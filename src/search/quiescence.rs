@@ -23,10 +23,11 @@
 
 use shakmaty::{Move, Position, Role, Square};
 
+use super::job::SearchJob;
 use super::movepick::{MovePicker, captured_value, is_tactical};
+use super::searcher::Searcher;
 use super::see::exchange_at_least;
 use super::tunables;
-use super::{SearchJob, Searcher};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
 use crate::eval::evaluate;
 use crate::score::{DRAW, MAX_PLY, mated_in};

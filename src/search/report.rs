@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use shakmaty::Move;
 
-use super::ThreadResult;
+use super::result::ThreadResult;
 
 /// A line of an iteration (completed, or cut short after proving a root
 /// move) with the search's counters at that moment.

@@ -13,7 +13,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::alphabeta::{DOUBLE_EXTENSION, reverse_futility_cuts};
-use super::{Iteration, JobSpec, Limits, Reporter, SearchJob, Searcher, Strength, ThreadResult};
+use super::searcher::Searcher;
+use super::{Iteration, JobSpec, Limits, Reporter, SearchJob, Strength, ThreadResult};
 use crate::board::Board;
 use crate::board::parse_fen;
 use crate::score::{DRAW, INFINITY, mate_in, mated_in, tb_loss_in};

@@ -4,7 +4,7 @@
 //! until `stop` whatever limits come with it), or, once no `stop` can be
 //! waited for (the input has ended, or commands wait for the search), a
 //! `go mate` iteration deeper than the mate could need
-//! ([`super::SearchJob::mate_search_cap`]).
+//! ([`super::job::SearchJob::mate_search_cap`]).
 //!
 //! The check is cheap enough for every node: the shared flag and the clock
 //! are read only every [`STOP_CHECK_INTERVAL`] nodes, the node limit (main
@@ -15,7 +15,8 @@
 //! move.
 //! Once a thread has said stop it keeps saying so until its next search.
 
-use super::{SearchJob, Searcher};
+use super::job::SearchJob;
+use super::searcher::Searcher;
 
 /// Nodes between two looks at the stop flag and the clock (a power of two:
 /// about a millisecond of search).

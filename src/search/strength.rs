@@ -28,7 +28,7 @@
 //! Stockfish 15.1's `UCI_Elo` (its range, 1350 to 2850, too), against which
 //! the constants were calibrated by matches (the README's table).
 
-use super::Limits;
+use super::limits::Limits;
 use crate::options;
 use crate::rng::SplitMix64;
 

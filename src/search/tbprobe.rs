@@ -23,7 +23,8 @@
 
 use shakmaty_syzygy::Wdl;
 
-use super::{SearchJob, Searcher};
+use super::job::SearchJob;
+use super::searcher::Searcher;
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::score::{DRAW, MAX_DEPTH, tb_loss_in, tb_win_in};
