@@ -209,21 +209,10 @@ mod tests {
     fn every_path_agrees_with_the_plain_one_in_random_games() {
         crate::simd::report_paths_compared("network accumulator and output");
         let mut checked = paths_agree_in_random_games(&Chess::default(), 40, 21);
-        for (fen, mode) in [
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                CastlingMode::Standard,
-            ),
-            (
-                "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-                CastlingMode::Standard,
-            ),
-            (
-                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-                CastlingMode::Chess960,
-            ),
-        ] {
-            let start = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+        // From the start-up check's other positions too: castling and en
+        // passant chances, promotions, a Chess960 start.
+        for (fen, mode) in &CHECK_POSITIONS[1..] {
+            let start = fen.parse::<Fen>().unwrap().into_position(*mode).unwrap();
             checked += paths_agree_in_random_games(&start, 20, 23);
         }
         assert!(checked > 10_000, "{checked}");
