@@ -6,12 +6,21 @@
 //! from the side to move's view: the active features of both perspectives
 //! (side to move first, computed once with the library's `feature_index`
 //! so the trainer cannot disagree with the engine about them), the search
-//! score and the game result. That is 132 bytes, so the ~5 million
-//! positions of a generation take well under a gigabyte and a batch is a
-//! contiguous slice: shuffling moves the samples themselves, not indices.
+//! score and the game result. That is 132 bytes, so 100 million positions
+//! take 13 GB, and a batch is a contiguous slice: shuffling moves the
+//! samples themselves, not indices.
 //!
-//! Files are read in parallel, one thread per file (replaying the games'
-//! moves is what costs, not the reading), with the library's
+//! The samples are held once: every game's samples are appended to one
+//! vector as its file is read (a file's own samples are dropped once
+//! merged), and the validation split moves the held-out games out and
+//! closes the gaps in place, so loading never holds two copies of the set
+//! (it used to keep a vector per game and then concatenate them, twice
+//! the set's memory at the peak).
+//!
+//! Files are read in parallel, a batch of them at a time, a thread each
+//! (replaying the games' moves is what costs, not the reading), and merged
+//! in file order, with
+//! the library's
 //! `open_game_file`: a file whose name ends in `.xz` (the form of the
 //! repository's `data/selfplay/`) is decompressed as it is read. A data
 //! manifest among the files stands for the files it lists, each checked
@@ -26,6 +35,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::io;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
@@ -120,43 +130,64 @@ impl Sample {
     }
 }
 
-/// What a set of game files gave: each game's training samples.
+/// What a set of game files gave: every game's training samples, one game
+/// after another, and where each game's lie.
 pub struct Loaded {
-    pub games: Vec<Vec<Sample>>,
+    pub samples: Vec<Sample>,
+    /// Each game's range in `samples`, in file order.
+    pub games: Vec<Range<usize>>,
     /// Games dropped because an earlier one had the same samples.
     pub duplicates: usize,
 }
 
-/// Reads every game of `paths` (in parallel, one thread per file) and keeps
-/// their training positions, in file order. A game whose samples repeat an
-/// earlier game's is dropped: a file named twice, or a snapshot beside the
-/// file it was copied from, would otherwise be trained on twice and sit on
-/// both sides of the validation split. Games are compared by a 64-bit hash
-/// of their samples (two distinct games collide with odds of about
-/// n²/2⁶⁵, negligible); games with no training position are all kept.
-pub fn load_files(paths: &[PathBuf]) -> io::Result<Loaded> {
-    let per_file: Vec<io::Result<Vec<Vec<Sample>>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = paths
-            .iter()
-            .map(|path| scope.spawn(move || load_file(path)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| worker.join().expect("a loader thread panicked"))
-            .collect()
-    });
+/// One file's games: their samples one after another, and how many each.
+struct FileGames {
+    samples: Vec<Sample>,
+    lengths: Vec<usize>,
+}
+
+/// Reads every game of `paths` (`threads` files at a time, a thread each)
+/// and keeps their training positions, in file order. A game whose
+/// samples repeat an earlier game's is dropped: a file named twice, or a
+/// snapshot beside the file it was copied from, would otherwise be trained
+/// on twice and sit on both sides of the validation split. Games are
+/// compared by a 64-bit hash of their samples (two distinct games collide
+/// with odds of about n²/2⁶⁵, negligible); games with no training position
+/// are all kept.
+pub fn load_files(paths: &[PathBuf], threads: usize) -> io::Result<Loaded> {
     let mut loaded = Loaded {
+        samples: Vec::new(),
         games: Vec::new(),
         duplicates: 0,
     };
     let mut seen = HashSet::new();
-    for file in per_file {
-        for game in file? {
-            let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(&game);
-            if game.is_empty() || seen.insert(hash) {
-                loaded.games.push(game);
-            } else {
-                loaded.duplicates += 1;
+    // A batch of files at a time, one thread each, merged in order: at
+    // most a batch of files' samples is held beside the merged set.
+    for batch in paths.chunks(threads.max(1)) {
+        let files: Vec<io::Result<FileGames>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = batch
+                .iter()
+                .map(|path| scope.spawn(move || load_file(path)))
+                .collect();
+            workers
+                .into_iter()
+                .map(|worker| worker.join().expect("a loader thread panicked"))
+                .collect()
+        });
+        for file in files {
+            let file = file?;
+            let mut start = 0;
+            for length in file.lengths {
+                let game = &file.samples[start..start + length];
+                start += length;
+                let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(game);
+                if game.is_empty() || seen.insert(hash) {
+                    let at = loaded.samples.len();
+                    loaded.samples.extend_from_slice(game);
+                    loaded.games.push(at..at + length);
+                } else {
+                    loaded.duplicates += 1;
+                }
             }
         }
     }
@@ -179,21 +210,25 @@ pub fn expand_manifests(paths: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Each game's training samples, in file order.
-fn load_file(path: &Path) -> io::Result<Vec<Vec<Sample>>> {
+/// The file's games' training samples, in file order.
+fn load_file(path: &Path) -> io::Result<FileGames> {
     let with_path =
         |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
     let mut reader = open_game_file(path)?;
-    let mut games = Vec::new();
+    let mut file = FileGames {
+        samples: Vec::new(),
+        lengths: Vec::new(),
+    };
     while let Some(game) = reader.next_game().map_err(with_path)? {
-        games.push(
+        let before = file.samples.len();
+        file.samples.extend(
             game.training_positions()
                 .iter()
-                .filter_map(|p| Sample::new(&p.pos, p.white_score, p.result))
-                .collect(),
+                .filter_map(|p| Sample::new(&p.pos, p.white_score, p.result)),
         );
+        file.lengths.push(file.samples.len() - before);
     }
-    Ok(games)
+    Ok(file)
 }
 
 /// Puts `samples` in a uniformly random order (Fisher–Yates).
@@ -239,16 +274,35 @@ pub fn prepare_pass(samples: &mut [Sample], pass: usize, mirror: bool, rng: &mut
 /// share its result, so splitting a game would let validation see what
 /// training learnt, and hide overfitting.
 pub fn split_validation(
-    mut games: Vec<Vec<Sample>>,
+    loaded: Loaded,
     fraction: f64,
     rng: &mut SplitMix64,
 ) -> (Vec<Sample>, Vec<Sample>) {
-    for last in (1..games.len()).rev() {
-        games.swap(last, rng.below(last + 1));
+    let Loaded {
+        mut samples, games, ..
+    } = loaded;
+    let mut order: Vec<usize> = (0..games.len()).collect();
+    for last in (1..order.len()).rev() {
+        order.swap(last, rng.below(last + 1));
     }
-    let held_out = ((games.len() as f64 * fraction).ceil() as usize).min(games.len());
-    let training = games.split_off(held_out);
-    (training.concat(), games.concat())
+    let held_out_count = ((games.len() as f64 * fraction).ceil() as usize).min(games.len());
+    let mut held_out = vec![false; games.len()];
+    let mut validation = Vec::new();
+    for &game in &order[..held_out_count] {
+        held_out[game] = true;
+        validation.extend_from_slice(&samples[games[game].clone()]);
+    }
+    // The training games close up in place, in their order.
+    let mut end = 0;
+    for (game, range) in games.into_iter().enumerate() {
+        if !held_out[game] {
+            let length = range.len();
+            samples.copy_within(range, end);
+            end += length;
+        }
+    }
+    samples.truncate(end);
+    (samples, validation)
 }
 
 #[cfg(test)]
@@ -342,9 +396,10 @@ mod tests {
         let from_plain = load_file(&plain).unwrap();
         let from_xz = load_file(&compressed).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(from_plain.len(), 10);
-        assert!(from_plain.iter().map(Vec::len).sum::<usize>() > 200);
-        assert_eq!(from_xz, from_plain);
+        assert_eq!(from_plain.lengths.len(), 10);
+        assert!(from_plain.samples.len() > 200);
+        assert_eq!(from_xz.lengths, from_plain.lengths);
+        assert_eq!(from_xz.samples, from_plain.samples);
     }
 
     #[test]
@@ -355,11 +410,12 @@ mod tests {
         let copy = dir.join("snapshot.bin");
         std::fs::write(&file, ARCHIVE_GAMES).unwrap();
         std::fs::write(&copy, &ARCHIVE_GAMES[..ARCHIVE_GAMES.len() / 2]).unwrap();
-        let once = load_files(std::slice::from_ref(&file)).unwrap();
-        let twice = load_files(&[file.clone(), copy, file]).unwrap();
+        let once = load_files(std::slice::from_ref(&file), 1).unwrap();
+        // Two threads: the first batch is two files, the second one.
+        let twice = load_files(&[file.clone(), copy, file], 2).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(once.duplicates, 0);
-        assert_eq!(twice.games, once.games);
+        assert_eq!((&twice.games, &twice.samples), (&once.games, &once.samples));
         assert!(twice.duplicates > once.games.len(), "{}", twice.duplicates);
     }
 
@@ -375,15 +431,23 @@ mod tests {
         scores.sort_unstable();
         assert_eq!(scores, (0..100).collect::<Vec<_>>());
 
-        // 20 games of 5 positions; 10% of the games are held out whole.
-        let games: Vec<Vec<Sample>> = samples.chunks(5).map(<[Sample]>::to_vec).collect();
-        let (training, validation) = split_validation(games.clone(), 0.1, &mut SplitMix64::new(1));
+        // 20 games of 5 positions; 10% of the games are held out whole,
+        // and the training games keep their order.
+        let loaded = || Loaded {
+            samples: samples.clone(),
+            games: (0..20).map(|game| 5 * game..5 * game + 5).collect(),
+            duplicates: 0,
+        };
+        let (training, validation) = split_validation(loaded(), 0.1, &mut SplitMix64::new(1));
         assert_eq!((training.len(), validation.len()), (90, 10));
-        for game in validation.chunks(5) {
-            assert!(games.iter().any(|g| g[..] == *game), "a game was split");
+        let games: Vec<&[Sample]> = samples.chunks(5).collect();
+        for game in validation.chunks(5).chain(training.chunks(5)) {
+            assert!(games.contains(&game), "a game was split");
         }
-        let (all, none) = split_validation(games, 0.0, &mut SplitMix64::new(1));
-        assert_eq!((all.len(), none.len()), (100, 0));
+        let training_scores: Vec<f32> = training.iter().map(Sample::score).collect();
+        assert!(training_scores.is_sorted());
+        let (all, none) = split_validation(loaded(), 0.0, &mut SplitMix64::new(1));
+        assert_eq!((all, none.len()), (samples, 0));
     }
 
     /// A total order on samples, for comparing sets of them.

@@ -180,7 +180,7 @@ fn run(cli: Cli) -> Result<(), String> {
 
     let start = Instant::now();
     let files = data::expand_manifests(&cli.files).map_err(|e| e.to_string())?;
-    let loaded = data::load_files(&files).map_err(|e| e.to_string())?;
+    let loaded = data::load_files(&files, threads).map_err(|e| e.to_string())?;
     let games = loaded.games.len();
     if loaded.duplicates > 0 {
         eprintln!(
@@ -189,8 +189,7 @@ fn run(cli: Cli) -> Result<(), String> {
         );
     }
     let mut rng = SplitMix64::new(cli.seed);
-    let (mut training, validation) =
-        data::split_validation(loaded.games, cli.val_fraction, &mut rng);
+    let (mut training, validation) = data::split_validation(loaded, cli.val_fraction, &mut rng);
     data::shuffle(&mut training, &mut rng);
     if let Some(limit) = cli.max_positions {
         training.truncate(limit);
