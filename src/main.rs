@@ -86,7 +86,7 @@ enum Tool {
         #[arg(long, value_name = "DIR")]
         chunk_dir: Option<PathBuf>,
         /// Games in a chunk.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
         chunk_games: u64,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]

@@ -17,11 +17,13 @@
 //! for another one, which is used if the processor supports it. The
 //! engine names the path in its `uci` reply and in `bench`.
 //!
-//! A path that no test has run on this kind of processor (AVX-512 on the
-//! development and CI machines) is still checked before it is trusted: at
-//! start-up the engine evaluates a few positions with it and with the
-//! plain path (`nnue::check_simd_path`), and if they differ it falls back
-//! to the plain path for good ([`Simd::fall_back_to_plain`]) and says so.
+//! A path that no test has run on this kind of processor is still checked
+//! before it is trusted: at start-up the engine, `bench` and `datagen`
+//! evaluate a few positions with it and with the plain path
+//! (`nnue::check_simd_path`: the network's loops, where nearly all the
+//! vector work is; the move picker's arg-max is left to its tests), and if
+//! they differ fall back to the plain path for good
+//! ([`Simd::fall_back_to_plain`]) and say so.
 //! The tests of each loop name the paths they compared and the ones this
 //! processor lacks (`report_paths_compared`, a test helper), so a skipped
 //! path shows.

@@ -181,7 +181,9 @@ impl Engine {
                 }
             }
         }
-        if let Err(error) = debug_log::log_to(&options.debug_log_file) {
+        if !options.debug_log_file.is_empty()
+            && let Err(error) = debug_log::log_to(&options.debug_log_file)
+        {
             config.errors.push(format!("Debug Log File: {error}"));
             options.debug_log_file.clear();
             config.defaults.debug_log_file.clear();

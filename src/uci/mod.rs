@@ -48,7 +48,7 @@ impl Protocol for Uci {
             } => {
                 output::send(&format!("id name {name}"));
                 output::send(&format!("id author {author}"));
-                for line in option_lines(options) {
+                for line in declared_options(options) {
                     output::send(&line);
                 }
                 output::send(&format!("info string network {network}, simd {simd}"));
@@ -67,7 +67,7 @@ impl Protocol for Uci {
 
 /// The `option name …` lines, with `options` as the defaults (and, in a
 /// `tuning` build, the search's tunables).
-fn option_lines(options: &Options) -> Vec<String> {
+fn declared_options(options: &Options) -> Vec<String> {
     let lines = option_lines::option_lines(options);
     #[cfg(feature = "tuning")]
     let lines = [lines, option_lines::tunable_lines()].concat();

@@ -29,8 +29,9 @@ fn one_line(text: &str) -> Cow<'_, str> {
 pub(crate) fn send(line: &str) {
     let line = one_line(line);
     log::debug!("<< {line}");
-    debug_log::record(Direction::Out, &line);
+    // stdout's lock first, so the log has the lines in stdout's order.
     let mut stdout = std::io::stdout().lock();
+    debug_log::record(Direction::Out, &line);
     let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
     if let Err(error) = written {
         log::error!("cannot write to stdout ({error}); exiting");

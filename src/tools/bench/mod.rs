@@ -77,6 +77,9 @@ pub fn run(
 ) -> Result<Option<Summary>, String> {
     let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
     let pool = ThreadPool::new(settings.threads).map_err(|e| e.to_string())?;
+    if let Some(fallback) = crate::nnue::check_simd_path(crate::nnue::active()) {
+        report(&fallback);
+    }
     report(&format!(
         "network {}, simd {}",
         crate::nnue::active().identity(),

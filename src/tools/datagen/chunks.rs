@@ -6,11 +6,12 @@
 //! played by one worker alone, with the random stream `(s, k)`, into
 //! `….bin.part`; when it holds its games the part is compressed to a
 //! temporary file that is then renamed, so a file with the finished name
-//! is always whole. A run that is interrupted loses only its open chunks'
-//! games (their parts are overwritten when the chunk is played again); a
-//! run started again with the same seed skips the finished chunks and
-//! plays the missing ones, whose games are new (each chunk has its own
-//! stream).
+//! is always whole and always holds its number of games. A run that is
+//! interrupted, or reaches its game limit, leaves its open chunks as parts
+//! (readable, but not finished): a run started again with the same seed
+//! skips the finished chunks and plays the others from their own streams,
+//! so an open chunk is played again from its start. One process at a time
+//! writes a seed's chunks in a folder.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -99,12 +100,14 @@ impl Chunk {
         Ok(())
     }
 
-    /// Compresses the chunk into its finished file and removes the part;
-    /// a chunk without games is only removed. Says which file it made.
-    pub(super) fn finish(self) -> io::Result<Option<PathBuf>> {
+    /// Compresses a chunk that holds its `games_per_chunk` games into its
+    /// finished file and removes the part, saying which file it made. A
+    /// chunk cut short (the run's game limit, an error) stays a part: a
+    /// later run with the seed plays it again from its own stream, the
+    /// same games first, so no finished chunk is ever short.
+    pub(super) fn finish(self, games_per_chunk: u64) -> io::Result<Option<PathBuf>> {
         drop(self.file);
-        if self.games == 0 {
-            fs::remove_file(&self.part)?;
+        if self.games < games_per_chunk {
             return Ok(None);
         }
         compress(&self.part, &self.finished)?;

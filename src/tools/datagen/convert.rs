@@ -1,8 +1,7 @@
 //! `rookery dataconvert`: game files of any format version rewritten in
 //! the current one, with notes saying where they came from. The games are
-//! the same ones (every move, score, "not scored" mark and result), so a
-//! file can be converted back and forth without loss; only the bytes
-//! change.
+//! the same ones (every move, score, "not scored" mark and result): only
+//! the bytes change, and a converted file reads back as its original.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};

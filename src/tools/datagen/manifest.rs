@@ -6,7 +6,8 @@
 //! manifest's folder. `engine_commit`, `network`, `seed` and `nodes` come
 //! from the file's notes (`-` where a file has none); the counts come from
 //! reading it: `training_positions` is the number of lines
-//! `rookery datatext` prints for it. `bytes` and `sha256` are the file's
+//! `rookery datatext` of the build that wrote the row prints for it (a
+//! later change to which positions are fit for training counts anew). `bytes` and `sha256` are the file's
 //! as stored (compressed), and [`verified_paths`] refuses a file whose
 //! size or hash differs from its row, before any training reads it.
 //!

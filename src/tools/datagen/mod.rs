@@ -59,8 +59,8 @@ pub struct Settings {
     /// it).
     pub nodes: u64,
     /// Stop after this many games (all threads together; the games in
-    /// progress then still finish and are kept, and open chunks are
-    /// finished as they are) ...
+    /// progress then still finish and are kept, in the file or in the
+    /// open chunks' parts) ...
     pub games: Option<u64>,
     /// ... or after this many recorded plies.
     pub positions: Option<u64>,
@@ -145,6 +145,9 @@ impl Progress {
 
 /// Runs the generator until its game or position count is reached.
 pub fn run(settings: &Settings) -> io::Result<()> {
+    if let Some(fallback) = crate::nnue::check_simd_path(crate::nnue::active()) {
+        eprintln!("datagen: {fallback}");
+    }
     let sink = Arc::new(match &settings.output {
         Output::File(path) => Sink::File(Mutex::new(open_for_append(path, &settings.notes())?)),
         Output::Chunks {
@@ -228,9 +231,7 @@ fn play_chunks(
             games_per_chunk,
             |game| chunk.write(game),
         );
-        // A chunk's games are whole even when a later game failed: keep
-        // them, and stop.
-        if let Some(path) = chunk.finish()? {
+        if let Some(path) = chunk.finish(games_per_chunk)? {
             progress.chunks.fetch_add(1, Ordering::Relaxed);
             log::info!("datagen: finished {}", path.display());
         }
@@ -332,31 +333,31 @@ mod tests {
             };
             settings(output, 1, 300, games)
         };
-        // Three games: a full chunk, then one cut short by the limit.
+        // Three games: a full chunk, then one cut short by the limit,
+        // which stays a part.
         run(&chunked(3)).unwrap();
         let first = dir.join("s7-c00000.bin.xz");
-        let second = dir.join("s7-c00001.bin.xz");
         let (notes, games) = games_of(&first);
         assert!(notes.ends_with("seed=7 nodes=300 chunk=0"), "{notes}");
         assert_eq!(games.len(), 2);
-        assert_eq!(games_of(&second).1.len(), 1);
+        let cut = games_of(&dir.join("s7-c00001.bin.part")).1;
+        assert_eq!(cut.len(), 1);
+        assert!(!dir.join("s7-c00001.bin.xz").exists());
         let first_bytes = std::fs::read(&first).unwrap();
 
-        // Started again, the run skips the finished chunks; a chunk played
-        // again from its own stream is the same games.
+        // Started again, the run skips the finished chunks and plays the
+        // others from their own streams: the same games again.
         std::fs::remove_file(&first).unwrap();
         run(&chunked(4)).unwrap();
         assert_eq!(std::fs::read(&first).unwrap(), first_bytes);
-        assert_eq!(games_of(&dir.join("s7-c00002.bin.xz")).1.len(), 2);
+        let second = games_of(&dir.join("s7-c00001.bin.xz")).1;
+        assert_eq!((second.len(), &second[0]), (2, &cut[0]));
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|entry| entry.unwrap().file_name().into_string().unwrap())
             .collect();
         names.sort();
-        assert_eq!(
-            names,
-            ["s7-c00000.bin.xz", "s7-c00001.bin.xz", "s7-c00002.bin.xz"]
-        );
+        assert_eq!(names, ["s7-c00000.bin.xz", "s7-c00001.bin.xz"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

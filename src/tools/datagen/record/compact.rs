@@ -27,6 +27,10 @@ const UNSCORED: u32 = 0;
 /// another byte follows.
 const VARINT_BITS: u32 = 7;
 const VARINT_CONTINUES: u8 = 1 << VARINT_BITS;
+/// Most plies a game may have: the fixed-width versions' `u16` count, far
+/// beyond any game datagen plays. A larger count is a corrupt file, not a
+/// reason to allocate gigabytes.
+const MAX_PLIES: u32 = u16::MAX as u32;
 /// Most bytes a `u32` varint takes.
 const MAX_VARINT_BYTES: usize = 5;
 
@@ -41,7 +45,9 @@ fn canonical_moves(pos: &Chess) -> Vec<Move> {
 /// that is not legal where it is played.
 pub(super) fn write_plies(out: &mut Vec<u8>, start: &Chess, plies: &[Ply]) -> io::Result<()> {
     let count = u32::try_from(plies.len())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "too many plies"))?;
+        .ok()
+        .filter(|&count| count <= MAX_PLIES)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "too many plies"))?;
     write_varint(out, count);
     let mut pos = start.clone();
     for ply in plies {
@@ -79,6 +85,9 @@ pub(super) fn read_plies(input: &mut impl Read, start: &Chess) -> io::Result<Opt
     let Some(count) = read_varint(input)? else {
         return Ok(None);
     };
+    if count > MAX_PLIES {
+        return Err(invalid("more plies than a game record holds"));
+    }
     let mut indices = vec![0u8; count as usize];
     if !read_or_eof(input, &mut indices)? {
         return Ok(None);
@@ -101,9 +110,10 @@ pub(super) fn read_plies(input: &mut impl Read, start: &Chess) -> io::Result<Opt
         let white_score = if stored == UNSCORED {
             None
         } else {
-            let score = last_score + unzigzag(stored - 1);
-            last_score = score;
-            Some(i16::try_from(score).map_err(|_| invalid("score out of range"))?)
+            let score = i64::from(last_score) + i64::from(unzigzag(stored - 1));
+            let score = i16::try_from(score).map_err(|_| invalid("score out of range"))?;
+            last_score = i32::from(score);
+            Some(score)
         };
         plies.push(Ply {
             best_move,

@@ -155,6 +155,46 @@ fn a_compressed_file_cut_short_reads_up_to_its_last_whole_game() {
 }
 
 #[test]
+fn files_joined_end_to_end_read_as_one() {
+    let games = two_games();
+    let mut joined = current_file("engine=a", &games[..1]);
+    joined.extend(current_file("engine=b", &games[1..]));
+    let mut reader = GameReader::new(&joined[..]).unwrap();
+    assert_eq!(reader.notes(), "engine=a");
+    assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[0]));
+    assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[1]));
+    assert_eq!(reader.next_game().unwrap(), None);
+    // Cut inside the second header: the end.
+    let first_file = current_file("engine=a", &games[..1]).len();
+    assert_eq!(read_all(&joined[..first_file + 3]).unwrap().1, games[..1]);
+    // A file of another version joined on is refused.
+    let mut mixed = current_file("", &games[..1]);
+    mixed.extend(MAGIC);
+    mixed.extend(UNSCORED_PLIES_VERSION.to_le_bytes());
+    assert!(read_all(&mixed).is_err());
+}
+
+#[test]
+fn a_corrupt_ply_count_or_score_is_an_error_not_a_crash() {
+    let mut bytes = file_header("").unwrap();
+    let fen = STARTPOS.as_bytes();
+    bytes.push(fen.len() as u8);
+    bytes.extend(fen);
+    bytes.push(GameResult::Draw as u8);
+    // A ply count of 2^32 - 1 (a varint of five bytes).
+    bytes.extend([0xFF, 0xFF, 0xFF, 0xFF, 0x0F]);
+    assert!(read_all(&bytes).is_err());
+    // One ply (move index 0, a legal move) whose score difference
+    // overflows i16.
+    let mut bytes = file_header("").unwrap();
+    bytes.push(fen.len() as u8);
+    bytes.extend(fen);
+    bytes.push(GameResult::Draw as u8);
+    bytes.extend([1, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0x0F]);
+    assert!(read_all(&bytes).is_err());
+}
+
+#[test]
 fn the_archives_headerless_files_read_as_the_first_version() {
     let (version, games) = read_all(ARCHIVE_V1_GAMES).unwrap();
     assert_eq!(version, FIRST_VERSION);
@@ -241,12 +281,15 @@ fn appending_writes_the_header_once_and_never_mixes_versions() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("games.bin");
     let one = game(STARTPOS, &["d2d4"], &[Some(12)], GameResult::BlackWins);
-    for notes in ["first", "second"] {
-        let mut file = open_for_append(&path, notes).unwrap();
+    for _ in 0..2 {
+        let mut file = open_for_append(&path, "seed=1").unwrap();
         one.write_to(&mut file).unwrap();
     }
     let reader = open_game_file(&path).unwrap();
-    assert_eq!(reader.notes(), "first");
+    assert_eq!(reader.notes(), "seed=1");
+    // Games of another seed (engine, node limit) would make the notes false.
+    let error = open_for_append(&path, "seed=2").unwrap_err();
+    assert!(error.to_string().contains("seed=1"), "{error}");
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(
         read_all(&bytes).unwrap(),
