@@ -16,7 +16,10 @@ Example::
 
 With ``--row`` it prints instead only the ``games`` and ``elo`` fields of a
 row of ``results/results.tsv``, tab-separated (``1011<TAB>+18.9 ± 15.6``),
-for ``scripts/results.py append --games … --elo …``.
+for ``scripts/results.py append --games … --elo …``. With ``--label X``
+it prints a Markdown table row instead, ``| X | games | score (+w =d -l) |
+Elo ± margin |``, as the README's ``UCI_Elo`` calibration table has them
+(``scripts/calibrate_elo.sh``).
 """
 
 from __future__ import annotations
@@ -106,12 +109,23 @@ def row_fields(pooled: Pooled) -> tuple[str, str]:
     return str(games), f"{rating:+.1f} ± {margin:.1f}"
 
 
+def table_row(pooled: Pooled, label: str) -> str:
+    """A Markdown table row for ``pooled``: label, games, score with the
+    counts, and the Elo with its margin."""
+    games, rating = row_fields(pooled)
+    points = pooled.wins + pooled.draws / 2
+    score = f"{100 * points / max(int(games), 1):.1f}%"
+    return (f"| {label} | {games} | {score} (+{pooled.wins} ={pooled.draws} "
+            f"−{pooled.losses}) | {rating} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--player", required=True, help="the player's name in the PGNs")
     parser.add_argument("--row", action="store_true",
                         help="print only the games and elo fields of a results.tsv row")
+    parser.add_argument("--label", help="print a Markdown table row that starts with LABEL")
     args = parser.parse_args(argv)
     pooled = pool(args.pgn, args.player)
     games = pooled.wins + pooled.draws + pooled.losses
@@ -119,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"pgn_pool: no finished game of {args.player}")
     if args.row:
         print("\t".join(row_fields(pooled)))
+        return 0
+    if args.label is not None:
+        print(table_row(pooled, args.label))
         return 0
     points = pooled.wins + pooled.draws / 2
     rating, margin = elo_and_margin(pooled.pentanomial)

@@ -61,3 +61,13 @@ def test_row_prints_the_games_and_elo_fields_of_a_results_row(tmp_path, capsys):
     # Without a complete pair there is no margin to give.
     path.write_text(game("1", "new", "old", "1-0"))
     assert pgn_pool.row_fields(pgn_pool.pool([str(path)], "new")) == ("1", "-")
+
+
+def test_label_prints_a_calibration_table_row(tmp_path, capsys):
+    path = tmp_path / "calib.pgn"
+    path.write_text(game("1", "rookery1500", "sf", "1-0") + game("1", "sf", "rookery1500", "1/2-1/2")
+                    + game("2", "rookery1500", "sf", "0-1") + game("2", "sf", "rookery1500", "0-1"))
+    assert pgn_pool.main(["--player", "rookery1500", "--label", "1500", str(path)]) == 0
+    row = capsys.readouterr().out.strip()
+    assert row.startswith("| 1500 | 4 | 62.5% (+2 =1 −1) | ")
+    assert row.endswith(" |")
