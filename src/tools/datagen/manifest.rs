@@ -196,13 +196,31 @@ pub fn verified_paths(manifest: &Path) -> io::Result<Vec<PathBuf>> {
 /// Adds a row for every finished game file under `dir` (any depth) that
 /// the manifest `dir/manifest.tsv` does not list yet, in path order,
 /// making the manifest if there is none. Says which rows it added.
+///
+/// A listed file that is gone is an error, and nothing is added: a file
+/// moved or renamed would otherwise be listed twice, once under a path
+/// that no longer exists.
 pub fn add_new_files(dir: &Path) -> io::Result<Vec<Entry>> {
     let manifest = dir.join(MANIFEST_NAME);
     let listed: HashSet<String> = if manifest.exists() {
-        read(&manifest)?
+        let listed: HashSet<String> = read(&manifest)?
             .into_iter()
             .map(|entry| entry.path)
-            .collect()
+            .collect();
+        let mut gone: Vec<&String> = listed.iter().filter(|p| !dir.join(p).exists()).collect();
+        gone.sort();
+        if let Some(path) = gone.first() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!(
+                    "{}: lists {path}, which is not there (and {} more): a committed file \
+                     is never moved or deleted; put it back, or remove its row by hand",
+                    manifest.display(),
+                    gone.len() - 1
+                ),
+            ));
+        }
+        listed
     } else {
         fs::write(&manifest, format!("{}\n", COLUMNS.join("\t")))?;
         HashSet::new()
@@ -316,6 +334,21 @@ mod tests {
         );
         assert_eq!(read(&dir.join(MANIFEST_NAME)).unwrap(), added);
         assert!(add_new_files(&dir).unwrap().is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_listed_file_that_is_gone_stops_the_manifest_growing() {
+        let dir = data_folder("manifest-moved");
+        add_new_files(&dir).unwrap();
+        fs::create_dir_all(dir.join("moved")).unwrap();
+        fs::rename(dir.join("sub/games.bin.xz"), dir.join("moved/games.bin.xz")).unwrap();
+        let error = add_new_files(&dir).unwrap_err().to_string();
+        assert!(
+            error.contains("lists sub/games.bin.xz, which is not there"),
+            "{error}"
+        );
+        assert_eq!(read(&dir.join(MANIFEST_NAME)).unwrap().len(), 1);
         fs::remove_dir_all(&dir).unwrap();
     }
 
