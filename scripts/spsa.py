@@ -13,9 +13,13 @@ pairs (one opening, both colours) between the values θ + c_k·Δ and
 a_k · (wins − losses of θ+) / (c_k · Δ): the simultaneous-perturbation
 gradient step, with OpenBench's schedules (α = 0.602, γ = 0.101,
 A = 10% of the iterations; c_k falls to ``c_end`` and the step a_k to
-``r_end · c_end²`` at the last iteration). The state (θ and the iteration)
-is saved as JSON after every iteration, so a run stopped with Ctrl-C
-resumes with the same command. The result is the tuned values, to be
+``r_end · c_end²`` at the last iteration). The state (θ, the iteration,
+the games played and the run's settings, with the engine's ``--version``)
+is saved as JSON after every iteration, so a run stopped with Ctrl-C, or
+cut by the end of a session, resumes with the same command; a resume with
+other settings or another build is refused, since its steps would not
+belong to the same schedule. Keep a long run's state in the repository
+(``results/spsa/``) and commit it at every stop. The result is the tuned values, to be
 checked by a match against the defaults before they are committed.
 
 Example::
@@ -156,6 +160,28 @@ def play(engine: str, plus: dict[str, int], minus: dict[str, int], args) -> floa
     return float(wins - losses)
 
 
+def save_state(path: str, state: dict) -> None:
+    """Writes the state through a temporary file, so that a run killed while
+    saving leaves the previous state whole."""
+    temporary = f"{path}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(state, handle, indent=1)
+    os.replace(temporary, path)
+
+
+def settings_of(args, version: str, params: list[Param]) -> dict:
+    """What a run's steps depend on: a resume must have the same."""
+    return {"engine_version": version, "iterations": args.iterations, "pairs": args.pairs,
+            "limit": f"nodes={args.nodes}" if args.nodes is not None else f"tc={args.tc}",
+            "tunables": sorted(p.name for p in params)}
+
+
+def engine_version(engine: str) -> str:
+    """The engine's ``--version`` line: its version and commit."""
+    return subprocess.run([engine, "--version"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--engine", required=True, help="a tuning build of rookery")
@@ -178,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     # fastchess runs in a scratch directory: every path must be absolute.
     args.fastchess, args.book = os.path.abspath(args.fastchess), os.path.abspath(args.book)
 
+    state = None
     if os.path.exists(args.state):
         with open(args.state, encoding="utf-8") as handle:
             state = json.load(handle)
@@ -197,16 +224,25 @@ def main(argv: list[str] | None = None) -> int:
         params = with_r_end(params, args.r_end)
     if not params:
         sys.exit("spsa: no tunables to tune")
+    settings = settings_of(args, engine_version(args.engine), params)
+    games = 0
+    if state is not None:
+        if state.get("settings", settings) != settings:
+            sys.exit(f"spsa: {args.state} belongs to a run with other settings or another "
+                     f"build:\n  saved {state['settings']}\n  now   {settings}")
+        games = state.get("games", 0)
     for k in range(start, args.iterations):
         signs = [random.choice((-1, 1)) for _ in params]
         plus = perturbed(params, signs, k, args.iterations, +1)
         minus = perturbed(params, signs, k, args.iterations, -1)
         score = play(args.engine, plus, minus, args)
         update(params, signs, k, args.iterations, score)
-        with open(args.state, "w", encoding="utf-8") as handle:
-            json.dump({"iteration": k + 1, "params": [asdict(p) for p in params]}, handle)
+        games += 2 * args.pairs
+        save_state(args.state, {"iteration": k + 1, "games": games, "settings": settings,
+                                "params": [asdict(p) for p in params]})
         values = " ".join(f"{p.name}={p.value:.1f}" for p in params)
-        print(f"iteration {k + 1}/{args.iterations} score {score:+.0f}  {values}", flush=True)
+        print(f"iteration {k + 1}/{args.iterations} ({games} games) score {score:+.0f}  "
+              f"{values}", flush=True)
     for p in params:
         print(f"{p.name} = {round(p.value)}")
     return 0

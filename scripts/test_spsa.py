@@ -3,6 +3,8 @@
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import spsa  # noqa: E402
 
@@ -62,3 +64,32 @@ def test_one_final_learning_rate_can_replace_the_tables():
     params = spsa.with_r_end(spsa.parse_params(LINES), 0.01)
     assert [p.r_end for p in params] == [0.01, 0.01]
     assert abs(params[0].a(999, 1000) - 0.01 * 64) < 1e-9
+
+
+def fake_engine(tmp_path, version: str) -> str:
+    """A stand-in for a tuning build: ``--version`` and ``tunables``."""
+    engine = tmp_path / "engine"
+    engine.write_text("#!/bin/sh\n"
+                      f'if [ "$1" = --version ]; then echo "rookery {version}"; exit 0; fi\n'
+                      + "".join(f'echo "{line}"\n' for line in LINES))
+    engine.chmod(0o755)
+    return str(engine)
+
+
+def test_a_run_resumes_only_with_its_own_settings_and_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(spsa, "play", lambda engine, plus, minus, args: 1.0)
+    state = str(tmp_path / "state.json")
+    engine = fake_engine(tmp_path, "0.2.0 (abc1234)")
+    run = ["--engine", engine, "--state", state, "--pairs", "4", "--nodes", "20000"]
+    assert spsa.main(run + ["--iterations", "3"]) == 0
+    saved = spsa.json.load(open(state, encoding="utf-8"))
+    assert saved["iteration"] == 3 and saved["games"] == 24
+    assert saved["settings"]["engine_version"] == "rookery 0.2.0 (abc1234)"
+    # The same command again: nothing left to play, the state kept.
+    assert spsa.main(run + ["--iterations", "3"]) == 0
+    # Another schedule, or another build, would mix two runs' steps.
+    with pytest.raises(SystemExit, match="other settings"):
+        spsa.main(run + ["--iterations", "5"])
+    with pytest.raises(SystemExit, match="other settings"):
+        spsa.main(["--engine", fake_engine(tmp_path, "0.2.0 (def5678)"), "--state", state,
+                   "--pairs", "4", "--nodes", "20000", "--iterations", "3"])
