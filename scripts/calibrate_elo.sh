@@ -59,7 +59,7 @@ if $play; then
         state="${pgn%.pgn}.json"
         if [ -f "$state" ]; then
             # A match cut short resumes from fastchess's own state.
-            "$repository/../shared/tools/fastchess" -config "file=$state" || true
+            "$repository/../shared/tools/fastchess" -config "file=$state"
         else
             "$repository/scripts/match.sh" "$engine" "$stockfish" \
                 --name1 "rookery$rating" --name2 "stockfish$rating" \
