@@ -22,6 +22,7 @@
 # Example: scripts/calibrate_elo.sh target/release/rookery --dir /work/matches
 set -euo pipefail
 
+# usage STATUS: prints the header above and exits.
 usage() {
     sed -n '/^set -euo/q; 2,$s/^# \{0,1\}//p' "$0" >&2
     exit "$1"
