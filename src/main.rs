@@ -1,6 +1,7 @@
 //! The `rookery` command line: the UCI engine by default, and the tools
 //! as subcommands: `bench` and `perft`; `datagen` (self-play games),
-//! `datatext`, `dataconvert` and `datamanifest` (the game files);
+//! `dataclose`, `datatext`, `dataconvert` and `datamanifest` (the game
+//! files);
 //! `tunables` (the search's SPSA input).
 
 use std::path::PathBuf;
@@ -104,6 +105,15 @@ enum Tool {
         /// Seed of the random openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Close the open chunks (.bin.part) of a stopped datagen run as they
+    /// stand: each part's whole games become its finished .bin.xz file
+    /// (fewer games than a full chunk), so none of them is lost; a later
+    /// run with the seed skips those chunks. Only while no datagen writes
+    /// into DIR.
+    Dataclose {
+        /// The folder of the chunks (datagen's --chunk-dir).
+        dir: PathBuf,
     },
     /// Print the search's tunables as OpenBench SPSA input lines
     /// (`name, int, default, min, max, c_end, r_end`); a build with
@@ -249,6 +259,18 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Tool::Dataclose { dir }) => match datagen::chunks::close_parts(&dir) {
+            Ok(closed) => {
+                for chunk in closed {
+                    println!("{}: {} games", chunk.path.display(), chunk.games);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("rookery: dataclose: {error}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Tool::Tunables) => {
             for tunable in rookery::search::tunables::TUNABLES {
                 println!("{}", tunable.spsa_line());

@@ -12,13 +12,19 @@
 //! skips the finished chunks and plays the others from their own streams,
 //! so an open chunk is played again from its start. One process at a time
 //! writes a seed's chunks in a folder.
+//!
+//! A part that will not be played again (the session ends, the machine
+//! may not last) is closed instead by [`close_parts`]: its whole games are
+//! compressed into its finished file, which then holds fewer games than a
+//! full chunk (the manifest counts each file's games), and a later run
+//! with the seed skips it like any finished chunk.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::record::{self, GameRecord};
+use super::record::{self, GameRecord, open_game_file};
 
 /// xz's preset for finished chunks: 6 is xz's default; higher presets
 /// only differ in a dictionary larger than a chunk.
@@ -104,7 +110,8 @@ impl Chunk {
     /// finished file and removes the part, saying which file it made. A
     /// chunk cut short (the run's game limit, an error) stays a part: a
     /// later run with the seed plays it again from its own stream, the
-    /// same games first, so no finished chunk is ever short.
+    /// same games first, so only [`close_parts`] makes a short finished
+    /// chunk.
     pub(super) fn finish(self, games_per_chunk: u64) -> io::Result<Option<PathBuf>> {
         drop(self.file);
         if self.games < games_per_chunk {
@@ -114,6 +121,64 @@ impl Chunk {
         fs::remove_file(&self.part)?;
         Ok(Some(self.finished))
     }
+}
+
+/// A part closed by [`close_parts`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct Closed {
+    /// The finished file it became.
+    pub path: PathBuf,
+    /// The whole games it holds.
+    pub games: u64,
+}
+
+/// Closes every open chunk (`.bin.part`) in `dir` as it stands: its whole
+/// games, under its own header, are compressed into its finished file and
+/// the part is removed (a game cut off by the interruption is dropped). A
+/// part without a whole game is left alone. Run it only while no
+/// generator writes into `dir`.
+pub fn close_parts(dir: &Path) -> io::Result<Vec<Closed>> {
+    let mut parts: Vec<PathBuf> = fs::read_dir(dir)?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<io::Result<_>>()?;
+    parts.retain(|path| path.to_string_lossy().ends_with(PART_SUFFIX));
+    parts.sort();
+    let mut closed = Vec::new();
+    for part in parts {
+        let name = part.to_string_lossy();
+        let finished = PathBuf::from(format!(
+            "{}{FINISHED_SUFFIX}",
+            &name[..name.len() - PART_SUFFIX.len()]
+        ));
+        if finished.exists() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{} is already finished", finished.display()),
+            ));
+        }
+        let mut reader = open_game_file(&part)?;
+        let whole = part.with_extension("whole");
+        let mut games = 0;
+        {
+            let mut out = BufWriter::new(File::create(&whole)?);
+            out.write_all(&record::file_header(reader.notes())?)?;
+            while let Some(game) = reader.next_game()? {
+                game.write_to(&mut out)?;
+                games += 1;
+            }
+            out.flush()?;
+        }
+        if games > 0 {
+            compress(&whole, &finished)?;
+            fs::remove_file(&part)?;
+            closed.push(Closed {
+                path: finished,
+                games,
+            });
+        }
+        fs::remove_file(&whole)?;
+    }
+    Ok(closed)
 }
 
 /// Writes `raw` xz-compressed to `finished`, through a temporary file

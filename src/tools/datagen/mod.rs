@@ -360,4 +360,40 @@ mod tests {
         assert_eq!(names, ["s7-c00000.bin.xz", "s7-c00001.bin.xz"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn closing_parts_keeps_their_whole_games_and_drops_a_cut_one() {
+        let dir = scratch("datagen-close");
+        let output = Output::Chunks {
+            dir: dir.clone(),
+            games_per_chunk: 3,
+        };
+        run(&settings(output, 1, 300, 2)).unwrap();
+        let part = dir.join("s7-c00000.bin.part");
+        let (notes, games) = games_of(&part);
+        assert_eq!(games.len(), 2);
+        // The interruption cut a third game's record short.
+        let mut cut = Vec::new();
+        games[0].write_to(&mut cut).unwrap();
+        let mut bytes = std::fs::read(&part).unwrap();
+        bytes.extend_from_slice(&cut[..cut.len() / 2]);
+        std::fs::write(&part, bytes).unwrap();
+        // A part without a whole game stays as it is.
+        let empty = dir.join("s7-c00001.bin.part");
+        std::fs::write(&empty, record::file_header(&notes).unwrap()).unwrap();
+
+        let closed = chunks::close_parts(&dir).unwrap();
+        let finished = dir.join("s7-c00000.bin.xz");
+        assert_eq!(
+            closed,
+            [chunks::Closed {
+                path: finished.clone(),
+                games: 2
+            }]
+        );
+        assert_eq!(games_of(&finished), (notes, games));
+        assert!(!part.exists() && empty.exists());
+        assert!(chunks::close_parts(&dir).unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
