@@ -138,7 +138,10 @@ pub struct Closed {
 /// part without a whole game is left alone. Run it only while no
 /// generator writes into `dir`.
 pub fn close_parts(dir: &Path) -> io::Result<Vec<Closed>> {
-    let mut parts: Vec<PathBuf> = fs::read_dir(dir)?
+    let named =
+        |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", dir.display()));
+    let mut parts: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(named)?
         .map(|entry| entry.map(|entry| entry.path()))
         .collect::<io::Result<_>>()?;
     parts.retain(|path| path.to_string_lossy().ends_with(PART_SUFFIX));
@@ -156,29 +159,43 @@ pub fn close_parts(dir: &Path) -> io::Result<Vec<Closed>> {
                 format!("{} is already finished", finished.display()),
             ));
         }
-        let mut reader = open_game_file(&part)?;
         let whole = part.with_extension("whole");
-        let mut games = 0;
-        {
-            let mut out = BufWriter::new(File::create(&whole)?);
-            out.write_all(&record::file_header(reader.notes())?)?;
-            while let Some(game) = reader.next_game()? {
-                game.write_to(&mut out)?;
-                games += 1;
+        let closed_part = copy_whole_games(&part, &whole).and_then(|games| match games {
+            0 => Ok(None),
+            games => {
+                compress(&whole, &finished)?;
+                fs::remove_file(&part)?;
+                Ok(Some(Closed {
+                    path: finished,
+                    games,
+                }))
             }
-            out.flush()?;
-        }
-        if games > 0 {
-            compress(&whole, &finished)?;
-            fs::remove_file(&part)?;
-            closed.push(Closed {
-                path: finished,
-                games,
-            });
-        }
-        fs::remove_file(&whole)?;
+        });
+        // The copy is removed whatever happened: the part still holds
+        // every game it had.
+        let _ = fs::remove_file(&whole);
+        closed.extend(closed_part?);
     }
     Ok(closed)
+}
+
+/// Writes the header and the whole games of the game file `part` to a new
+/// raw file `whole`, saying how many games it copied.
+/// Errors name the file they come from.
+fn copy_whole_games(part: &Path, whole: &Path) -> io::Result<u64> {
+    let mut reader = open_game_file(part)?;
+    let mut copy = || -> io::Result<u64> {
+        let mut out = BufWriter::new(File::create(whole)?);
+        out.write_all(&record::file_header(reader.notes())?)?;
+        let mut games = 0;
+        while let Some(game) = reader.next_game()? {
+            game.write_to(&mut out)?;
+            games += 1;
+        }
+        out.flush()?;
+        Ok(games)
+    };
+    copy().map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", part.display())))
 }
 
 /// Writes `raw` xz-compressed to `finished`, through a temporary file

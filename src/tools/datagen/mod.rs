@@ -394,6 +394,14 @@ mod tests {
         assert_eq!(games_of(&finished), (notes, games));
         assert!(!part.exists() && empty.exists());
         assert!(chunks::close_parts(&dir).unwrap().is_empty());
+        // A part that is no game file is an error naming it, and leaves
+        // nothing behind.
+        let broken = dir.join("s7-c00002.bin.part");
+        std::fs::write(&broken, b"\xFFnot a game file").unwrap();
+        let error = chunks::close_parts(&dir).unwrap_err();
+        assert!(error.to_string().contains("s7-c00002.bin.part"), "{error}");
+        assert!(broken.exists() && !dir.join("s7-c00002.bin.xz").exists());
+        assert!(!dir.join("s7-c00002.bin.whole").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
