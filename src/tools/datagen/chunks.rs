@@ -24,7 +24,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::record::{self, GameRecord, open_game_file};
+use super::record::{self, GameRecord, naming, open_game_file};
 
 /// xz's preset for finished chunks: 6 is xz's default; higher presets
 /// only differ in a dictionary larger than a chunk.
@@ -138,21 +138,20 @@ pub struct Closed {
 /// part without a whole game is left alone. Run it only while no
 /// generator writes into `dir`.
 pub fn close_parts(dir: &Path) -> io::Result<Vec<Closed>> {
-    let named =
-        |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", dir.display()));
-    let mut parts: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(named)?
+    let mut parts: Vec<(PathBuf, PathBuf)> = fs::read_dir(dir)
+        .map_err(naming(dir))?
         .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<io::Result<_>>()?;
-    parts.retain(|path| path.to_string_lossy().ends_with(PART_SUFFIX));
+        .collect::<io::Result<Vec<_>>>()?
+        .into_iter()
+        .filter_map(|path| {
+            let stem = path.to_str()?.strip_suffix(PART_SUFFIX)?;
+            let finished = PathBuf::from(format!("{stem}{FINISHED_SUFFIX}"));
+            Some((path, finished))
+        })
+        .collect();
     parts.sort();
     let mut closed = Vec::new();
-    for part in parts {
-        let name = part.to_string_lossy();
-        let finished = PathBuf::from(format!(
-            "{}{FINISHED_SUFFIX}",
-            &name[..name.len() - PART_SUFFIX.len()]
-        ));
+    for (part, finished) in parts {
         if finished.exists() {
             return Err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
@@ -180,8 +179,8 @@ pub fn close_parts(dir: &Path) -> io::Result<Vec<Closed>> {
 }
 
 /// Writes the header and the whole games of the game file `part` to a new
-/// raw file `whole`, saying how many games it copied.
-/// Errors name the file they come from.
+/// raw file `whole`, saying how many games it copied; its errors name
+/// `part`.
 fn copy_whole_games(part: &Path, whole: &Path) -> io::Result<u64> {
     let mut reader = open_game_file(part)?;
     let mut copy = || -> io::Result<u64> {
@@ -195,7 +194,7 @@ fn copy_whole_games(part: &Path, whole: &Path) -> io::Result<u64> {
         out.flush()?;
         Ok(games)
     };
-    copy().map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", part.display())))
+    copy().map_err(naming(part))
 }
 
 /// Writes `raw` xz-compressed to `finished`, through a temporary file

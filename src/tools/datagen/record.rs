@@ -195,12 +195,16 @@ pub(crate) fn file_header(notes: &str) -> io::Result<Vec<u8>> {
     Ok(header)
 }
 
+/// Turns an I/O error into one that names `path`.
+pub(crate) fn naming(path: &Path) -> impl Fn(io::Error) -> io::Error + '_ {
+    move |error| io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+}
+
 /// The games of the file at `path`, decompressed on the way when its name
 /// ends in `.xz` (every xz stream of it: `cat a.xz b.xz` is one file).
 pub fn open_game_file(path: &Path) -> io::Result<GameReader<Box<dyn BufRead + Send>>> {
-    let with_path =
-        |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
-    let file = File::open(path).map_err(with_path)?;
+    let with_path = naming(path);
+    let file = File::open(path).map_err(&with_path)?;
     let input: Box<dyn BufRead + Send> = if path.extension().is_some_and(|e| e == "xz") {
         Box::new(BufReader::new(liblzma::read::XzDecoder::new_multi_decoder(
             file,
