@@ -419,15 +419,17 @@ fn a_limited_strength_shows_the_lines_asked_for_and_last_the_one_it_plays() {
 
 #[test]
 fn a_limited_strength_cut_in_its_second_line_draws_among_the_last_full_set() {
-    // A cut in line 2 of depth 5 leaves line 1 alone at that depth. Full
+    // A cut in line 2 of depth 8 leaves line 1 alone at that depth. Full
     // strength would play it; a limited strength draws among the four
-    // lines of depth 4 instead, so that it never plays its best move only
-    // because the clock ran out.
+    // lines of depth 7 instead, so that it never plays its best move only
+    // because the clock ran out. (The stop is seen at the next poll, every
+    // `STOP_LATENCY_NODES`: line 2 must be longer than that, which at depth
+    // 5 it stopped being when the search changed.)
     let root = Board::startpos();
     let keys = vec![root.key()];
-    let mut job = job(root, keys, Limits::depth(6), 1);
+    let mut job = job(root, keys, Limits::depth(9), 1);
     job.spec.strength = Some(Strength::new(1350, 0));
-    job.inject_stop = Some((5, 1));
+    job.inject_stop = Some((8, 1));
     let result = search(&job).unwrap();
-    assert_eq!((result.depth, result.complete), (4, true), "{result:?}");
+    assert_eq!((result.depth, result.complete), (7, true), "{result:?}");
 }
