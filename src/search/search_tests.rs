@@ -118,41 +118,58 @@ fn a_node_limit_late_in_an_iteration_keeps_the_root_move_it_proved() {
     // choice, not fall back on the one before. That needs an iteration
     // whose best move differs from the previous one's; where this happens
     // moves with the network and the search, so the test finds it: the
-    // deepest change up to DEEPEST in a middlegame of the bench
-    // candidates (WAC.196, used before, settled on b8b6 from depth 4
-    // under network gen 6). The cut comes one node before the iteration
+    // deepest change up to DEEPEST in the first position that has one:
+    // WAC.196 (used before; it settled on b8b6 from depth 4 under network
+    // gen 6; some searches keep Nb5 at every depth up to 15), then
+    // the bench positions. The cut comes one node before the iteration
     // ends (the main thread checks the node limit at every node). One
     // premise stays unchecked: the new move must have taken the lead
     // before that last node (it does with gens 5e, 6, 7 and 7b). Two
-    // stop-check intervals before the end, gen 7's change at depth 12
-    // had not yet taken the lead.
-    const FEN: &str = "r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18";
+    // stop-check intervals before the end, gen 7's change at depth 12 had
+    // not yet taken the lead.
+    const WAC_196: &str = "r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18";
+    // Test data, not a dependency on the tools layer: the bench's list.
+    const BENCH_POSITIONS: &str = include_str!("../tools/bench/positions.fen");
     const DEEPEST: i32 = 15;
     // Deep enough that the iteration is long.
     const MIN_DEPTH: i32 = 8;
-    let shown = Arc::new(ShownLines::default());
-    search(&job_reporting(FEN, Limits::depth(DEEPEST), shown.clone())).unwrap();
-    // One line per iteration (MultiPV 1, full strength).
-    let best_by_depth: Vec<(i32, Move)> = shown
-        .0
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|&(_, depth, best)| (depth, best))
-        .collect();
-    let (depth, best) = best_by_depth
-        .windows(2)
-        .filter(|pair| pair[0].1 != pair[1].1 && pair[1].0 >= MIN_DEPTH)
-        .map(|pair| pair[1])
-        .next_back()
-        .unwrap_or_else(|| panic!("the premise: the best move changes, {best_by_depth:?}"));
-    let full = job_from(FEN, Limits::depth(depth));
+    // The deepest change of best move in `fen`, with every iteration's.
+    let deepest_change = |fen: &str| {
+        let shown = Arc::new(ShownLines::default());
+        search(&job_reporting(fen, Limits::depth(DEEPEST), shown.clone())).unwrap();
+        // One line per iteration (MultiPV 1, full strength).
+        let best_by_depth: Vec<(i32, Move)> = shown
+            .0
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|&(_, depth, best)| (depth, best))
+            .collect();
+        let change = best_by_depth
+            .windows(2)
+            .filter(|pair| pair[0].1 != pair[1].1 && pair[1].0 >= MIN_DEPTH)
+            .map(|pair| pair[1])
+            .next_back();
+        (change, best_by_depth)
+    };
+    let (fen, (depth, best), best_by_depth) = std::iter::once(WAC_196)
+        .chain(
+            BENCH_POSITIONS
+                .lines()
+                .filter(|line| !line.trim().is_empty()),
+        )
+        .find_map(|fen| {
+            let (change, best_by_depth) = deepest_change(fen);
+            change.map(|change| (fen, change, best_by_depth))
+        })
+        .expect("the premise: the best move changes in one of the positions");
+    let full = job_from(fen, Limits::depth(depth));
     assert_eq!(search(&full).unwrap().pv[0], best);
     let limits = Limits {
         nodes: Some(full.control.total_nodes() - 1),
         ..Limits::default()
     };
-    let cut = search(&job_from(FEN, limits)).unwrap();
+    let cut = search(&job_from(fen, limits)).unwrap();
     assert_eq!(
         (cut.depth, cut.complete, cut.pv[0]),
         (depth, false, best),
