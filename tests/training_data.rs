@@ -2,11 +2,11 @@
 //! `networks/gen<N>-data.tsv` is a data manifest (the format of
 //! `data/selfplay/manifest.tsv`, paths relative to `networks/`) holding the
 //! rows of the files it was trained on, so that `trainer ...
-//! networks/gen<N>-data.tsv` retrains it from a clone. These tests hold
+//! networks/gen<N>-data.tsv` retrains it from a clone. This test holds
 //! each such list to the repository's manifest: every row it names must be
-//! a row there, the same in every column but the path. They compare the two lists
-//! only (the copy `.ci/run` tests leaves the game files out); the trainer
-//! checks the files themselves before it trains.
+//! a row there, the same in every column but the path. It compares the two
+//! lists only (the copy `.ci/run` tests leaves the game files out); the
+//! trainer checks the files themselves before it trains.
 
 use std::path::{Path, PathBuf};
 

@@ -100,9 +100,9 @@ fn a_node_limit_inside_the_first_iteration_keeps_the_best_root_move_so_far() {
     // Late in depth 1, so that some root moves are searched in full and
     // the last is not: the latest cut that leaves a searched root move,
     // tried a sixteenth of a stop-check interval apart, from one whole
-    // interval before depth 1 ends (a cut may overrun its limit by one).
-    // Where it is moves with the network's trees: under gen 10 the first
-    // root move's tree is most of depth 1.
+    // interval before depth 1 ends (a cut may overrun its limit by up to
+    // one interval). Where it is moves with the network's trees: under
+    // gen 10 the first root move's tree is most of depth 1.
     let step = STOP_LATENCY_NODES / 16;
     let latest = depth_one_nodes.saturating_sub(STOP_LATENCY_NODES + 1);
     let (limit, job, result) = (0..=latest / step)
