@@ -1,8 +1,10 @@
 //! Each network trained on the repository's games names them:
-//! `networks/gen<N>-data.tsv` is a data manifest (the format of
+//! `networks/data-<commit>.tsv` is a data manifest (the format of
 //! `data/selfplay/manifest.tsv`, paths relative to `networks/`) holding the
-//! rows of the files it was trained on, so that `trainer ...
-//! networks/gen<N>-data.tsv` retrains it from a clone. This test holds
+//! rows the repository's manifest had at that commit, and
+//! `networks/README.md` says which of these lists each network was trained
+//! on, so that `trainer ... networks/data-<commit>.tsv` retrains it from a
+//! clone. This test holds
 //! each such list to the repository's manifest: every row it names must be
 //! a row there, the same in every column but the path. It compares the two
 //! lists only (the copy `.ci/run` tests leaves the game files out); the
@@ -16,13 +18,16 @@ const REPOSITORY: &str = env!("CARGO_MANIFEST_DIR");
 /// Where a network's list finds the game files, from `networks/`.
 const DATA_FROM_NETWORKS: &str = "../data/selfplay/";
 
-/// The networks' data lists, `networks/*-data.tsv`, in name order.
+/// The networks' data lists, `networks/data-*.tsv`, in name order.
 fn data_lists() -> Vec<PathBuf> {
     let networks = Path::new(REPOSITORY).join("networks");
     let mut lists: Vec<PathBuf> = std::fs::read_dir(&networks)
         .unwrap()
         .map(|entry| entry.unwrap().path())
-        .filter(|path| path.to_str().is_some_and(|p| p.ends_with("-data.tsv")))
+        .filter(|path| {
+            let name = path.file_name().and_then(|name| name.to_str());
+            name.is_some_and(|name| name.starts_with("data-") && name.ends_with(".tsv"))
+        })
         .collect();
     lists.sort();
     lists
@@ -33,7 +38,7 @@ fn every_file_a_network_was_trained_on_is_a_row_of_the_data_manifest() {
     let repository_manifest = Path::new(REPOSITORY).join("data/selfplay/manifest.tsv");
     let rows: Vec<Entry> = manifest::read(&repository_manifest).unwrap();
     let lists = data_lists();
-    assert!(!lists.is_empty(), "no networks/*-data.tsv");
+    assert!(!lists.is_empty(), "no networks/data-*.tsv");
     for list in lists {
         let named = manifest::read(&list).unwrap();
         assert!(!named.is_empty(), "{list:?} names no file");
