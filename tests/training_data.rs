@@ -4,11 +4,11 @@
 //! rows the repository's manifest had at that commit, and
 //! `networks/README.md` says which of these lists each network was trained
 //! on, so that `trainer ... networks/data-<commit>.tsv` retrains it from a
-//! clone. This test holds
-//! each such list to the repository's manifest: every row it names must be
-//! a row there, the same in every column but the path. It compares the two
-//! lists only (the copy `.ci/run` tests leaves the game files out); the
-//! trainer checks the files themselves before it trains.
+//! clone. This test holds each such list to the repository's manifest:
+//! every row it names must be a row there, the same in every column but
+//! the path. It compares the two lists only (the copy `.ci/run` tests
+//! leaves the game files out); the trainer checks the files themselves
+//! before it trains.
 
 use std::path::{Path, PathBuf};
 
