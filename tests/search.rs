@@ -10,7 +10,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Engine, assert_legal_bestmove, position};
+use common::{Engine, assert_legal_bestmove, info_number, position};
 use shakmaty::CastlingMode;
 
 const STD: CastlingMode = CastlingMode::Standard;
@@ -86,7 +86,7 @@ fn a_node_limit_inside_the_first_iteration_is_reported_honestly() {
     let depth_one_nodes = depth_one
         .iter()
         .rev()
-        .find_map(|line| reported(line, "nodes"))
+        .find_map(|line| info_number(line, "nodes"))
         .expect("depth 1 reports its nodes");
     let limit = depth_one_nodes / 2;
     let mut engine = engine_at(EIGHTEEN_ROOKS);
@@ -103,13 +103,6 @@ fn a_node_limit_inside_the_first_iteration_is_reported_honestly() {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(tokens[2], "1", "{line}");
         assert!(tokens.contains(&"lowerbound"), "{line}");
-        assert!(reported(line, "nodes").unwrap() <= limit, "{line}");
+        assert!(info_number(line, "nodes").unwrap() <= limit, "{line}");
     }
-}
-
-/// The number after `field` in an `info` line.
-fn reported(line: &str, field: &str) -> Option<u64> {
-    let mut tokens = line.split_whitespace();
-    tokens.find(|&token| token == field)?;
-    tokens.next()?.parse().ok()
 }

@@ -49,6 +49,13 @@ pub fn deepest_depth(lines: &[String]) -> i32 {
         .expect("an info depth line")
 }
 
+/// The number after `field` in an `info` line (`nodes`, `tbhits`, ...).
+pub fn info_number(line: &str, field: &str) -> Option<u64> {
+    let mut tokens = line.split_whitespace();
+    tokens.find(|&token| token == field)?;
+    tokens.next()?.parse().ok()
+}
+
 /// Reads a test data file, failing with its path.
 pub fn read_data(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))

@@ -176,13 +176,6 @@ fn chess960_castling_is_king_takes_rook() {
     assert_legal_bestmove(&out, &pos, C960);
 }
 
-/// The `nodes` count of an `info` line.
-fn nodes_of(line: &str) -> Option<u64> {
-    let mut tokens = line.split_whitespace();
-    tokens.find(|&t| t == "nodes")?;
-    tokens.next()?.parse().ok()
-}
-
 /// The first move of the last `info … pv` line.
 fn last_pv_move(lines: &[String]) -> Option<&str> {
     let line = lines.iter().rev().find(|l| l.contains(" pv "))?;
@@ -219,7 +212,11 @@ fn limited_strength_plays_on_a_small_budget_and_still_mates() {
     let lines = engine.go("wtime 60000 btime 60000");
     // The weakest rating's budget is a few hundred nodes (capped at 8×),
     // however long the clock.
-    let most = lines.iter().filter_map(|l| nodes_of(l)).max().unwrap();
+    let most = lines
+        .iter()
+        .filter_map(|l| info_number(l, "nodes"))
+        .max()
+        .unwrap();
     assert!(most < 10_000, "{lines:#?}");
 
     // Whatever it draws, a mate in one outweighs every other line.
@@ -245,7 +242,11 @@ fn skill_level_below_twenty_plays_on_a_small_budget_and_twenty_is_full_strength(
     let lines = engine.go("wtime 60000 btime 60000");
     assert_legal_bestmove(&lines, &Chess::default(), STD);
     // Level 0 is UCI_Elo 1350's budget: a few hundred nodes (capped at 8×).
-    let most = lines.iter().filter_map(|l| nodes_of(l)).max().unwrap();
+    let most = lines
+        .iter()
+        .filter_map(|l| info_number(l, "nodes"))
+        .max()
+        .unwrap();
     assert!(most < 10_000, "{lines:#?}");
 
     // Its budget ends the search long before depth 10; level 20 has none.

@@ -3,13 +3,6 @@
 
 use super::*;
 
-/// The `tbhits` count of an `info … tbhits N` line.
-fn tbhits_of(line: &str) -> Option<u64> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let at = tokens.iter().position(|&t| t == "tbhits")?;
-    tokens.get(at + 1)?.parse().ok()
-}
-
 #[test]
 fn a_bad_syzygy_path_is_reported_and_the_engine_plays_on() {
     let mut engine = engine();
@@ -35,7 +28,10 @@ fn a_bad_syzygy_path_is_reported_and_the_engine_plays_on() {
     assert_legal_bestmove(&out, &parse_fen(fen, STD).unwrap(), STD);
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
     assert!(!infos.is_empty());
-    assert!(infos.iter().all(|l| tbhits_of(l) == Some(0)), "{out:#?}");
+    assert!(
+        infos.iter().all(|l| info_number(l, "tbhits") == Some(0)),
+        "{out:#?}"
+    );
 
     let out = command(&mut engine, "setoption name SyzygyPath value <empty>");
     assert_eq!(
@@ -70,7 +66,9 @@ fn syzygy_tables_are_found_and_probed() {
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
     assert!(!infos.is_empty());
     assert!(
-        infos.iter().all(|l| tbhits_of(l).is_some_and(|n| n > 0)),
+        infos
+            .iter()
+            .all(|l| info_number(l, "tbhits").is_some_and(|n| n > 0)),
         "{out:#?}"
     );
 }
