@@ -1,9 +1,9 @@
 //! `trainer`: trains Rookery's evaluation network on its self-play games.
 //!
 //! ```text
-//! trainer --out-dir DIR [--epochs 20] [--batch 16384] [--lr 0.001]
-//!         [--final-lr-fraction 0.01] [--wd 0.01] [--wdl 0.25]
-//!         [--sigmoid-scale 400|fit] [--val-fraction 0.01] [--mirror]
+//! trainer --out-dir DIR [--epochs 24] [--batch 16384] [--lr 0.004]
+//!         [--final-lr-fraction 0.01] [--wd 0.1] [--wdl 0]
+//!         [--sigmoid-scale fit|CP] [--val-fraction 0.01] [--mirror]
 //!         [--max-positions N] [--threads N] [--seed 1]
 //!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
 //! ```
@@ -16,6 +16,11 @@
 //! write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
 //! checkpoint with the optimiser's state, for `--resume`); at the end
 //! `final.nnue`. The arithmetic lives in the modules below.
+//!
+//! The defaults are the shipped network's recipe (`networks/README.md`:
+//! gen 12, the best of the sweeps of sessions 41–43 over epochs, learning
+//! rate, weight decay and batch), but for `--mirror`, which that recipe
+//! also sets.
 //!
 //! The learning rate falls by a cosine, batch by batch, from `--lr` at the
 //! run's first step to `--lr × --final-lr-fraction` at its last (all
@@ -70,28 +75,28 @@ struct Cli {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Passes over the training set.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 24)]
     epochs: usize,
     /// Positions per optimiser step.
     #[arg(long, default_value_t = 16384)]
     batch: usize,
     /// Learning rate at the run's first step; it falls by a cosine, batch
     /// by batch, to `--lr × --final-lr-fraction` at the last.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.004)]
     lr: f32,
     /// The last step's learning rate as a fraction of `--lr`.
     #[arg(long, default_value_t = 0.01)]
     final_lr_fraction: f32,
     /// AdamW weight decay (weights only, not biases).
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.1)]
     wd: f32,
     /// Weight of the game result in the target (the search score gets the rest).
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = 0.0)]
     wdl: f32,
     /// Centipawns per unit of the sigmoid that maps scores to expectations,
     /// or `fit`: the scale whose expectations best match the training
     /// positions' results (least squares, searched over 50..1000).
-    #[arg(long, default_value = "400", value_parser = parse_sigmoid_scale)]
+    #[arg(long, default_value = "fit", value_parser = parse_sigmoid_scale)]
     sigmoid_scale: SigmoidScale,
     /// Fraction of the positions held out for validation.
     #[arg(long, default_value_t = 0.01)]
