@@ -37,7 +37,7 @@ const MIN_ELO: i32 = options::MIN_ELO as i32;
 const MAX_ELO: i32 = options::MAX_ELO as i32;
 
 /// The node budget at [`MIN_ELO`] ...
-const NODES_AT_MIN_ELO: f64 = 120.0;
+const NODES_AT_MIN_ELO: f64 = 85.0;
 /// ... doubling every this many rating points above it.
 const ELO_PER_NODE_DOUBLING: f64 = 80.0;
 /// The hard node cap, in node budgets: an iteration that started below the
