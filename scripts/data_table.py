@@ -102,6 +102,16 @@ def covers(first_cell: str, path: str) -> bool:
                                for pattern in expand_braces(spec))
 
 
+def row_files(first_cell: str, files: dict[str, Totals]) -> list[str]:
+    """The manifest's files that the row whose first cell is ``first_cell``
+    covers."""
+    return [path for path in files if covers(first_cell, path)]
+
+
+def total_of(paths: list[str], files: dict[str, Totals]) -> Totals:
+    return sum((files[path] for path in paths), Totals())
+
+
 def size_line(total: Totals) -> str:
     """The README's ``**Size**`` line for the manifest's totals."""
     return (f"**Size**: {total.bytes / MEGABYTE:.1f} MB of game files "
@@ -124,10 +134,10 @@ def faults(readme: str, files: dict[str, Totals]) -> list[str]:
         if not row:
             continue
         first_cell = row.group(1)
-        mine = [path for path in files if covers(first_cell, path)]
+        mine = row_files(first_cell, files)
         for path in mine:
             covered[path] += 1
-        want = sum((files[path] for path in mine), Totals())
+        want = total_of(mine, files)
         have = Totals(*(int(row.group(k).replace(",", "")) for k in (4, 5, 6)))
         if not mine:
             found.append(f"line {number}: {first_cell} covers no file of the manifest")
@@ -136,7 +146,7 @@ def faults(readme: str, files: dict[str, Totals]) -> list[str]:
     for path, rows in covered.items():
         if rows != 1:
             found.append(f"{path}: covered by {rows} rows of the table, not 1")
-    total = sum(files.values(), Totals())
+    total = total_of(list(files), files)
     if size_line(total) not in readme:
         found.append(f"the **Size** line is not: {size_line(total)}")
     return found
@@ -159,10 +169,10 @@ def update(readme: str, files: dict[str, Totals],
     for k in rows:
         row = ROW.match(lines[k])
         first_cell = row.group(1)
-        totals = sum((t for path, t in files.items() if covers(first_cell, path)), Totals())
+        totals = total_of(row_files(first_cell, files), files)
         lines[k] = row_text(first_cell, row.group(2), row.group(3), totals)
     text = "\n".join(lines) + ("\n" if readme.endswith("\n") else "")
-    total = sum(files.values(), Totals())
+    total = total_of(list(files), files)
     if not SIZE.search(text):
         raise ValueError("the README has no **Size** line")
     return SIZE.sub(lambda _: size_line(total), text)
