@@ -35,6 +35,7 @@ import csv
 import fnmatch
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,8 +109,9 @@ def row_files(first_cell: str, files: dict[str, Totals]) -> list[str]:
     return [path for path in files if covers(first_cell, path)]
 
 
-def total_of(paths: list[str], files: dict[str, Totals]) -> Totals:
-    return sum((files[path] for path in paths), Totals())
+def total_of(totals: Iterable[Totals]) -> Totals:
+    """The sum of some files' totals (zero for none)."""
+    return sum(totals, Totals())
 
 
 def size_line(total: Totals) -> str:
@@ -137,7 +139,7 @@ def faults(readme: str, files: dict[str, Totals]) -> list[str]:
         mine = row_files(first_cell, files)
         for path in mine:
             covered[path] += 1
-        want = total_of(mine, files)
+        want = total_of(files[path] for path in mine)
         have = Totals(*(int(row.group(k).replace(",", "")) for k in (4, 5, 6)))
         if not mine:
             found.append(f"line {number}: {first_cell} covers no file of the manifest")
@@ -146,7 +148,7 @@ def faults(readme: str, files: dict[str, Totals]) -> list[str]:
     for path, rows in covered.items():
         if rows != 1:
             found.append(f"{path}: covered by {rows} rows of the table, not 1")
-    total = total_of(list(files), files)
+    total = total_of(files.values())
     if size_line(total) not in readme:
         found.append(f"the **Size** line is not: {size_line(total)}")
     return found
@@ -169,10 +171,10 @@ def update(readme: str, files: dict[str, Totals],
     for k in rows:
         row = ROW.match(lines[k])
         first_cell = row.group(1)
-        totals = total_of(row_files(first_cell, files), files)
+        totals = total_of(files[path] for path in row_files(first_cell, files))
         lines[k] = row_text(first_cell, row.group(2), row.group(3), totals)
     text = "\n".join(lines) + ("\n" if readme.endswith("\n") else "")
-    total = total_of(list(files), files)
+    total = total_of(files.values())
     if not SIZE.search(text):
         raise ValueError("the README has no **Size** line")
     return SIZE.sub(lambda _: size_line(total), text)
