@@ -54,6 +54,14 @@ done
 [ -n "$engine" ] || $play || engine=unused
 [ -n "$engine" ] || usage 2
 
+# The table is printed by pgn_pool.py, which needs Python's `chess`: say so
+# before the matches, not after them.
+if ! python3 -c 'import chess.pgn' 2> /dev/null; then
+    echo "calibrate_elo.sh: Python's chess package is missing;" \
+        "pip install -r $repository/scripts/requirements.txt" >&2
+    exit 2
+fi
+
 if $play; then
     for rating in $ratings; do
         pgn="$dir/calib_$rating.pgn"
