@@ -64,6 +64,15 @@ pub(crate) const fn is_decisive(score: i32) -> bool {
     score >= TB_WIN_BOUND || score <= -TB_WIN_BOUND
 }
 
+/// Whether `score` says the game is decided rather than how good the
+/// position is: a proven result, or a win from the table that the
+/// fifty-move rule may spoil ([`UNPROVEN_WIN`], the largest evaluation).
+/// Neither measures an evaluation: correction history does not learn from
+/// them and the training data does not keep them.
+pub(crate) const fn is_decided(score: i32) -> bool {
+    score >= UNPROVEN_WIN || score <= -UNPROVEN_WIN
+}
+
 /// Whether `score` is a proven loss, mated or lost by the tablebases:
 /// the move loop stops pruning until a move escapes it.
 pub(crate) const fn is_loss(score: i32) -> bool {

@@ -31,11 +31,14 @@
 //! without a modulo.
 //!
 //! # Replacement
-//! The generation advances once per `go`. A store goes to, in order:
+//! The generation advances once per `go`, and a probe that finds an entry
+//! of an earlier search moves it to the current one (it is in use again,
+//! so it should age from now). A store goes to, in order:
 //! 1. the entry holding the same key, which it overwrites when the new
 //!    result is exact, not much shallower (`SAME_KEY_DEPTH_MARGIN`), or the
 //!    old one is from an earlier search; a store without a move keeps the
-//!    old move;
+//!    old move, and a store not taken still gives its move to an entry
+//!    without one;
 //! 2. otherwise the least valuable entry of the cluster: empty entries first,
 //!    then the lowest `depth - AGE_WEIGHT * age + exact bonus`, so deep and
 //!    exact results survive while stale ones from old searches make room.
@@ -356,11 +359,20 @@ impl TranspositionTable {
     /// (`score::from_table`).
     pub fn probe(&self, key: u64, ply: usize, halfmoves: u32) -> Option<TtHit> {
         let fifty_move_plies_left = FIFTY_MOVE_HALFMOVES.saturating_sub(halfmoves);
+        let generation = self.generation();
         self.cluster(key).entries.iter().find_map(|entry| {
             let (stored_key, word) = entry.load();
-            let data = Data::unpack(word);
+            let mut data = Data::unpack(word);
             let bound = data.bound?;
-            (stored_key == key).then(|| TtHit {
+            if stored_key != key {
+                return None;
+            }
+            // An entry this search uses is this search's: it ages from now.
+            if data.generation != generation {
+                data.generation = generation;
+                entry.save(key, data.pack());
+            }
+            Some(TtHit {
                 best_move: data.best_move,
                 score: score::from_table(i32::from(data.score), ply, fifty_move_plies_left),
                 static_eval: i32::from(data.static_eval),
@@ -398,6 +410,16 @@ impl TranspositionTable {
                 || old.generation != generation;
             if replace {
                 entry.save(key, new.pack());
+            } else if old.best_move.is_none() && !new.best_move.is_none() {
+                // The deeper result stays, and learns the move it lacked.
+                entry.save(
+                    key,
+                    Data {
+                        best_move: new.best_move,
+                        ..old
+                    }
+                    .pack(),
+                );
             }
             return;
         }

@@ -130,6 +130,14 @@ pub(super) fn reverse_futility_cuts(
             >= beta
 }
 
+/// Whether passing is worth searching for a cutoff: deep enough, with an
+/// evaluation at or above `beta`, and never against a `beta` that is a
+/// proven loss: passing cannot prove that a mate or a tablebase loss is
+/// escaped, so its "fail high" would claim what nothing has shown.
+pub(super) fn null_move_may_cut(depth: i32, static_eval: i32, beta: i32) -> bool {
+    depth >= tunables::null_move_min_depth() && static_eval >= beta && !is_loss(beta)
+}
+
 /// Whether the side to move has a piece other than pawns and king: null
 /// move is unsound in pawn endings (zugzwang).
 fn has_non_pawn_material(board: &Board) -> bool {
@@ -285,8 +293,7 @@ impl Searcher {
                 return static_eval;
             }
             if allow_null
-                && depth >= tunables::null_move_min_depth()
-                && static_eval >= beta
+                && null_move_may_cut(depth, static_eval, beta)
                 && has_non_pawn_material(board)
                 && let Some(null_board) = board.play_null()
             {

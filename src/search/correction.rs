@@ -17,7 +17,7 @@ use shakmaty::{Color, Position};
 
 use crate::board::Board;
 use crate::rng::mix64;
-use crate::score::{MAX_EVAL, is_decisive};
+use crate::score::{MAX_EVAL, is_decided};
 
 /// Entries per side to move; a power of two, so the index is a mask.
 const ENTRIES: usize = 1 << 14;
@@ -53,12 +53,13 @@ impl CorrectionHistory {
     }
 
     /// Learns from a node searched to `depth` whose raw static evaluation
-    /// was `raw_eval` and whose search found `score`. A decisive score (a
-    /// mate or a tablebase result) is no measure of the evaluation and
-    /// teaches nothing; for any other, the caller decides whether the
-    /// node's result tells anything about the evaluation.
+    /// was `raw_eval` and whose search found `score`. A decided score (a
+    /// mate, a tablebase result, or a win the fifty-move rule may spoil)
+    /// is no measure of the evaluation and teaches nothing; for any other,
+    /// the caller decides whether the node's result tells anything about
+    /// the evaluation.
     pub(crate) fn update(&mut self, board: &Board, depth: i32, raw_eval: i32, score: i32) {
-        if is_decisive(score) {
+        if is_decided(score) {
             return;
         }
         let target = ((score - raw_eval) * GRAIN).clamp(-MAX_ENTRY, MAX_ENTRY);
@@ -132,7 +133,17 @@ mod tests {
         // A mate or a tablebase result is not the evaluation's error.
         let b = board("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1");
         let mut history = CorrectionHistory::default();
-        for score in [tb_win_in(5), tb_loss_in(7), mate_in(3), mated_in(4)] {
+        // Nor is a win from the table that the fifty-move rule may spoil,
+        // which comes back as the largest evaluation (the training data
+        // drops it by the same predicate).
+        for score in [
+            tb_win_in(5),
+            tb_loss_in(7),
+            mate_in(3),
+            mated_in(4),
+            MAX_EVAL,
+            -MAX_EVAL,
+        ] {
             history.update(&b, 15, 0, score);
             assert_eq!(history.correct(&b, 0), 0, "{score}");
         }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
-use super::alphabeta::{DOUBLE_EXTENSION, reverse_futility_cuts};
+use super::alphabeta::{DOUBLE_EXTENSION, null_move_may_cut, reverse_futility_cuts};
 use super::searcher::Searcher;
 use super::{Iteration, JobSpec, Limits, Reporter, SearchJob, Strength, ThreadResult};
 use crate::board::Board;
@@ -394,6 +394,17 @@ fn reverse_futility_never_cuts_against_a_proven_loss() {
     for beta in [tb_loss_in(7), mated_in(7)] {
         assert!(!reverse_futility_cuts(2, false, 900, beta), "{beta}");
     }
+}
+
+#[test]
+fn null_move_never_tries_to_cut_against_a_proven_loss() {
+    // Passing proves nothing about escaping a mate or a tablebase loss.
+    let deep = 8;
+    assert!(null_move_may_cut(deep, 900, 0));
+    for beta in [tb_loss_in(7), mated_in(7)] {
+        assert!(!null_move_may_cut(deep, 900, beta), "{beta}");
+    }
+    assert!(!null_move_may_cut(deep, -10, 0));
 }
 
 /// Records each reported line: its MultiPV number, depth and first move.

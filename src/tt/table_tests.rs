@@ -166,6 +166,40 @@ fn same_key_update_keeps_the_old_move_when_the_new_store_has_none() {
 }
 
 #[test]
+fn a_same_key_store_not_taken_still_gives_its_move_to_an_entry_without_one() {
+    let table = small_table();
+    let m = Chess::default().legal_moves()[5];
+    table.store(9, result(30, 12, Bound::Upper));
+    table.store(
+        9,
+        TtStore {
+            best_move: Some(m),
+            ..result(10, 2, Bound::Lower)
+        },
+    );
+    let hit = table.probe(9, 0, 0).unwrap();
+    assert_eq!((hit.score, hit.depth, hit.bound), (30, 12, Bound::Upper));
+    assert!(hit.best_move.matches(m));
+}
+
+#[test]
+fn a_probe_hit_moves_an_old_entry_to_the_current_search() {
+    // A whole sampled cluster, so that hashfull (per mille of the sample)
+    // sees the four entries.
+    let table = small_table();
+    let keys = keys_of_cluster(&table, 0, ENTRIES_PER_CLUSTER);
+    for &key in &keys {
+        table.store(key, result(30, 12, Bound::Exact));
+    }
+    table.new_search();
+    assert_eq!(table.hashfull(), 0);
+    for &key in &keys {
+        table.probe(key, 0, 0).unwrap();
+    }
+    assert!(table.hashfull() > 0, "the entries are this search's now");
+}
+
+#[test]
 fn same_key_store_much_shallower_keeps_the_deep_result() {
     let table = small_table();
     table.store(9, result(10, 12, Bound::Lower));

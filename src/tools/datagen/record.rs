@@ -75,7 +75,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
-use crate::score::MAX_EVAL;
+use crate::score::is_decided;
 
 /// The first bytes of a file of version 2 or later.
 const MAGIC: [u8; 4] = [0xFF, b'R', b'K', b'G'];
@@ -378,9 +378,9 @@ impl GameRecord {
 fn is_fit_for_training(pos: &Chess, best_move: Move, white_score: i16) -> bool {
     let quiet = !best_move.is_capture() && !best_move.is_promotion() && !pos.is_check();
     // Mates and tablebase results, and a proven result the fifty-move rule
-    // downgraded to the largest evaluation, which is no evaluation either.
-    let decided = i32::from(white_score).abs() >= MAX_EVAL;
-    quiet && !decided && game_ply(pos) >= MIN_TRAINING_PLY
+    // downgraded to the largest evaluation, which is no evaluation either:
+    // the same predicate keeps them out of correction history.
+    quiet && !is_decided(i32::from(white_score)) && game_ply(pos) >= MIN_TRAINING_PLY
 }
 
 /// Plies played since the standard start position, by the move counter.

@@ -5,6 +5,7 @@
 //! and which positions are kept for training.
 
 use super::*;
+use crate::score::MAX_EVAL;
 
 /// The first five games of the archive's `a1153ef_gen5c/s30001.bin.xz`,
 /// byte for byte: a headerless version-1 file.
