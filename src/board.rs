@@ -30,7 +30,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
     CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, Piece, Position,
-    PositionError, Square,
+    PositionError, Role, Square,
 };
 
 use crate::nnue::{self, Accumulator, Network};
@@ -46,6 +46,10 @@ pub const FIFTY_MOVE_HALFMOVES: u32 = 100;
 pub struct Board {
     pos: Chess,
     key: u64,
+    /// The Zobrist key of the pawns alone, and of each colour's other
+    /// pieces alone (by colour): what correction history is keyed by.
+    pawn_key: u64,
+    non_pawn_keys: [u64; 2],
     /// The en passant file included in `key`, if any.
     hashed_ep_file: Option<File>,
     /// The network this board is evaluated with (the one active when the
@@ -59,12 +63,15 @@ impl Board {
     /// scratch with the active network.
     pub fn new(pos: Chess) -> Board {
         let key = full_key(&pos);
+        let (pawn_key, non_pawn_keys) = material_keys(&pos);
         let hashed_ep_file = pos.ep_square(EnPassantMode::Legal).map(Square::file);
         let network = nnue::active();
         let accumulator = Accumulator::new(network, pos.board());
         Board {
             pos,
             key,
+            pawn_key,
+            non_pawn_keys,
             hashed_ep_file,
             network,
             accumulator,
@@ -87,6 +94,16 @@ impl Board {
 
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// The Zobrist key of both sides' pawns.
+    pub(crate) fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// The Zobrist key of `color`'s pieces other than pawns.
+    pub(crate) fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color as usize]
     }
 
     pub(crate) fn turn(&self) -> Color {
@@ -118,8 +135,14 @@ impl Board {
 
         let changes = PieceChanges::of(m, mover);
         let mut key = self.key ^ u64::from(Zobrist64::zobrist_for_white_turn());
+        let (mut pawn_key, mut non_pawn_keys) = (self.pawn_key, self.non_pawn_keys);
         for &(square, piece) in changes.removed().iter().chain(changes.added()) {
-            key ^= piece_key(square, piece);
+            let change = piece_key(square, piece);
+            key ^= change;
+            match piece.role {
+                Role::Pawn => pawn_key ^= change,
+                _ => non_pawn_keys[piece.color as usize] ^= change,
+            }
         }
         if self.pos.castles().castling_rights() != pos.castles().castling_rights() {
             key ^= castling_key(&self.pos) ^ castling_key(&pos);
@@ -140,6 +163,8 @@ impl Board {
         Board {
             pos,
             key,
+            pawn_key,
+            non_pawn_keys,
             hashed_ep_file,
             network: self.network,
             accumulator: self.accumulator.play(self.network, &changes),
@@ -157,6 +182,8 @@ impl Board {
         Some(Board {
             pos,
             key,
+            pawn_key: self.pawn_key,
+            non_pawn_keys: self.non_pawn_keys,
             hashed_ep_file: None,
             network: self.network,
             accumulator: self.accumulator.clone(),
@@ -167,6 +194,19 @@ impl Board {
 /// The key of `pos` computed from scratch.
 pub fn full_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The pawn key and the non-pawn keys (by colour) of `pos` computed from
+/// scratch.
+fn material_keys(pos: &Chess) -> (u64, [u64; 2]) {
+    let (mut pawn_key, mut non_pawn_keys) = (0, [0, 0]);
+    for (square, piece) in pos.board().iter() {
+        match piece.role {
+            Role::Pawn => pawn_key ^= piece_key(square, piece),
+            _ => non_pawn_keys[piece.color as usize] ^= piece_key(square, piece),
+        }
+    }
+    (pawn_key, non_pawn_keys)
 }
 
 fn piece_key(square: Square, piece: Piece) -> u64 {
@@ -303,6 +343,11 @@ mod tests {
                 let m = rng.choose(&moves);
                 board = board.play(m);
                 assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
+                let (pawn_key, non_pawn_keys) = material_keys(board.pos());
+                assert_eq!(board.pawn_key(), pawn_key, "after {m:?}");
+                for color in Color::ALL {
+                    assert_eq!(board.non_pawn_key(color), non_pawn_keys[color as usize]);
+                }
                 checked += 1;
             }
         }

@@ -33,9 +33,9 @@
 //! which neither cuts on nor stores to the table.
 //!
 //! The static evaluation is corrected by what earlier searches found it
-//! got wrong in the same pawn structure ([`correction`](super::correction)),
-//! and each node whose best move, if it has one, is quiet teaches that
-//! table in turn.
+//! got wrong in the same pawn structure, with the same pieces of either
+//! side, or after the same two moves ([`correction`](super::correction)),
+//! and each node with a quiet best move teaches those tables in turn.
 //!
 //! A position is "improving" when its static evaluation beats the one of
 //! two plies earlier (the same side to move): pruning trusts a falling
@@ -50,6 +50,7 @@
 
 use shakmaty::{MoveList, Position, Role};
 
+use super::correction::LastMoves;
 use super::history::{Context, PieceTo, Tried};
 use super::job::SearchJob;
 use super::movekey::MoveKey;
@@ -149,8 +150,17 @@ fn has_non_pawn_material(board: &Board) -> bool {
 impl Searcher {
     /// The moves one and two plies before `ply`, for continuation history.
     fn context(&self, ply: usize) -> Context {
-        let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].moved);
+        let last = self.last_moves(ply);
         Context {
+            previous: last.previous,
+            before_previous: last.before_previous,
+        }
+    }
+
+    /// The two moves before `ply`, for continuation correction.
+    fn last_moves(&self, ply: usize) -> LastMoves {
+        let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].moved);
+        LastMoves {
             previous: before(1),
             before_previous: before(2),
         }
@@ -181,6 +191,7 @@ impl Searcher {
     pub(super) fn static_evals(
         &self,
         board: &Board,
+        ply: usize,
         in_check: bool,
         hit: Option<TtHit>,
     ) -> (i32, i32) {
@@ -188,7 +199,11 @@ impl Searcher {
             return (NO_EVAL, NO_EVAL);
         }
         let raw_eval = hit.map_or_else(|| evaluate(board), |h| h.static_eval);
-        (raw_eval, self.correction.correct(board, raw_eval))
+        (
+            raw_eval,
+            self.correction
+                .correct(board, self.last_moves(ply), raw_eval),
+        )
     }
 
     /// Searches `board` to `depth` within `(alpha, beta)` and returns its
@@ -283,7 +298,7 @@ impl Searcher {
         let (raw_eval, static_eval) = if excluded.is_some() && !in_check {
             (NO_EVAL, self.stack[ply].static_eval)
         } else {
-            self.static_evals(board, in_check, hit)
+            self.static_evals(board, ply, in_check, hit)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
@@ -562,7 +577,8 @@ impl Searcher {
                 Bound::Exact => true,
             };
             if !in_check && evaluation_erred && best_move.is_none_or(|m| !is_tactical(m)) {
-                self.correction.update(board, depth, raw_eval, best_score);
+                self.correction
+                    .update(board, self.last_moves(ply), depth, raw_eval, best_score);
             }
         }
         best_score

@@ -48,7 +48,15 @@ impl PieceTo {
             to: usize::from(m.to()),
         }
     }
+
+    /// A dense index in `0..PIECE_TOS`, for tables keyed by moves.
+    pub(crate) fn index(self) -> usize {
+        self.piece * SQUARES + self.to
+    }
 }
+
+/// How many distinct [`PieceTo`] there are.
+pub(crate) const PIECE_TOS: usize = PIECES * SQUARES;
 
 fn piece_index(color: Color, role: Role) -> usize {
     (role as usize - 1) + ROLES * color as usize

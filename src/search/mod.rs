@@ -11,7 +11,8 @@
 //!   table move, killers and countermove;
 //! * [`history`]: what a thread learns about moves (killers, histories);
 //! * [`correction`]: what a thread learns about its static evaluation's
-//!   errors by pawn structure;
+//!   errors by pawn structure, by each side's pieces and by the last two
+//!   moves;
 //! * [`pv`]: the principal-variation table;
 //! * [`tunables`]: the search constants SPSA may tune, declared once;
 //! * [`see`]: static exchange evaluation of captures;

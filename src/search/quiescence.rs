@@ -23,6 +23,7 @@
 
 use shakmaty::{Move, Position, Role, Square};
 
+use super::history::PieceTo;
 use super::job::SearchJob;
 use super::movepick::{MovePicker, captured_value, is_tactical};
 use super::searcher::Searcher;
@@ -81,7 +82,7 @@ impl Searcher {
             return hit.score;
         }
 
-        let (raw_eval, static_eval) = self.static_evals(board, in_check, hit);
+        let (raw_eval, static_eval) = self.static_evals(board, ply, in_check, hit);
         let mut best_score = static_eval;
         if !in_check {
             if static_eval >= beta {
@@ -113,6 +114,8 @@ impl Searcher {
                 continue;
             }
             let child = board.play_announcing_key(m, |key| job.spec.tt.prefetch(key));
+            // What the child's continuation correction is keyed by.
+            self.stack[ply].moved = Some(PieceTo::new(board.turn(), m));
             let landing = if is_tactical(m) {
                 Some(m.to())
             } else {
