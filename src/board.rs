@@ -1,13 +1,14 @@
 //! The search's view of a chess position: a `shakmaty::Chess` plus its
-//! 64-bit Zobrist key and its evaluation network's accumulator, and the
-//! stack of keys used to detect repetitions.
+//! 64-bit Zobrist key, the keys of its pawns and of each side's other
+//! pieces (what correction history is keyed by), its evaluation network's
+//! accumulator, and the stack of keys used to detect repetitions.
 //!
 //! shakmaty has no unmake, so the search copies a [`Board`] and plays a move
 //! on the copy (copy-make). Both the key and the accumulator follow the move
 //! through the same [`PieceChanges`] (the pieces it takes off and puts on),
-//! so a child costs its parent's copy plus a few updates, with nothing to
-//! undo. The key is kept incrementally with shakmaty's own
-//! Zobrist values, so it always equals
+//! as do the pawn and non-pawn keys, so a child costs its parent's copy plus
+//! a few updates, with nothing to undo. The key is kept incrementally with
+//! shakmaty's own Zobrist values, so it always equals
 //! `pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)`: the en passant file
 //! is hashed only when an en passant capture is really legal, which is what
 //! the rules of repetition ask for (FIDE 9.2: positions are the same when the
@@ -346,7 +347,11 @@ mod tests {
                 let (pawn_key, non_pawn_keys) = material_keys(board.pos());
                 assert_eq!(board.pawn_key(), pawn_key, "after {m:?}");
                 for color in Color::ALL {
-                    assert_eq!(board.non_pawn_key(color), non_pawn_keys[color as usize]);
+                    assert_eq!(
+                        board.non_pawn_key(color),
+                        non_pawn_keys[color as usize],
+                        "after {m:?}"
+                    );
                 }
                 checked += 1;
             }

@@ -36,15 +36,17 @@
 //! so it should age from now). A store goes to, in order:
 //! 1. the entry holding the same key, which it overwrites when the new
 //!    result is exact, not much shallower (`SAME_KEY_DEPTH_MARGIN`), or the
-//!    old one is from an earlier search; a store without a move keeps the
+//!    old one is from an earlier search (as a node probes its key before it
+//!    stores, that is an entry no probe of this search has found, as in
+//!    Stockfish); a store without a move keeps the
 //!    old move, and a store not taken still gives its move to an entry
 //!    without one;
 //! 2. otherwise the least valuable entry of the cluster: empty entries first,
 //!    then the lowest `depth - AGE_WEIGHT * age + exact bonus`, so deep and
 //!    exact results survive while stale ones from old searches make room.
 //!
-//! `hashfull` samples the first 1000 clusters and counts the entries written
-//! in the current search.
+//! `hashfull` samples the first 1000 clusters and counts the entries of the
+//! current search (written, or found by a probe, in it).
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -368,6 +370,9 @@ impl TranspositionTable {
                 return None;
             }
             // An entry this search uses is this search's: it ages from now.
+            // Another thread's store to this entry between the load and
+            // this save is lost (the entry then holds the older result,
+            // whole): a hint missed, never a wrong key or score.
             if data.generation != generation {
                 data.generation = generation;
                 entry.save(key, data.pack());
@@ -432,7 +437,8 @@ impl TranspositionTable {
         victim.save(key, new.pack());
     }
 
-    /// Per mille of sampled entries written in the current search.
+    /// Per mille of sampled entries of the current search (written or
+    /// probed in it).
     pub(crate) fn hashfull(&self) -> usize {
         let generation = self.generation();
         let sample = &self.clusters[..self.clusters.len().min(HASHFULL_SAMPLE_CLUSTERS)];

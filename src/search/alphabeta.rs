@@ -50,7 +50,6 @@
 
 use shakmaty::{MoveList, Position, Role};
 
-use super::correction::LastMoves;
 use super::history::{Context, PieceTo, Tried};
 use super::job::SearchJob;
 use super::movekey::MoveKey;
@@ -148,19 +147,11 @@ fn has_non_pawn_material(board: &Board) -> bool {
 }
 
 impl Searcher {
-    /// The moves one and two plies before `ply`, for continuation history.
+    /// The moves one and two plies before `ply`, for continuation history
+    /// and continuation correction.
     fn context(&self, ply: usize) -> Context {
-        let last = self.last_moves(ply);
-        Context {
-            previous: last.previous,
-            before_previous: last.before_previous,
-        }
-    }
-
-    /// The two moves before `ply`, for continuation correction.
-    fn last_moves(&self, ply: usize) -> LastMoves {
         let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].moved);
-        LastMoves {
+        Context {
             previous: before(1),
             before_previous: before(2),
         }
@@ -185,9 +176,10 @@ impl Searcher {
     }
 
     /// The raw static evaluation of `board` (the table entry's when there
-    /// is one) and the same corrected by pawn-structure history: the table
-    /// keeps the first, the search decides with the second. Both are
-    /// `NO_EVAL` in check.
+    /// is one) and the same corrected by correction history (the pawns,
+    /// each side's other pieces, the two moves before): the table keeps
+    /// the first, the search decides with the second. Both are `NO_EVAL`
+    /// in check.
     pub(super) fn static_evals(
         &self,
         board: &Board,
@@ -201,8 +193,7 @@ impl Searcher {
         let raw_eval = hit.map_or_else(|| evaluate(board), |h| h.static_eval);
         (
             raw_eval,
-            self.correction
-                .correct(board, self.last_moves(ply), raw_eval),
+            self.correction.correct(board, self.context(ply), raw_eval),
         )
     }
 
@@ -578,7 +569,7 @@ impl Searcher {
             };
             if !in_check && evaluation_erred && best_move.is_none_or(|m| !is_tactical(m)) {
                 self.correction
-                    .update(board, self.last_moves(ply), depth, raw_eval, best_score);
+                    .update(board, self.context(ply), depth, raw_eval, best_score);
             }
         }
         best_score

@@ -24,7 +24,7 @@
 
 use shakmaty::Color;
 
-use super::history::{PIECE_TOS, PieceTo};
+use super::history::{Context, PIECE_TOS};
 use crate::board::Board;
 use crate::score::{MAX_EVAL, is_decided};
 
@@ -33,7 +33,8 @@ use crate::score::{MAX_EVAL, is_decided};
 const ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times this, for resolution in the average.
 const GRAIN: i32 = 256;
-/// An entry corrects by at most this many centipawns.
+/// An entry corrects by at most this many centipawns (all four together by
+/// at most this plus half of it for each of the three others: 160).
 const MAX_CORRECTION_CP: i32 = 64;
 const MAX_ENTRY: i32 = MAX_CORRECTION_CP * GRAIN;
 const _: () = assert!(MAX_ENTRY <= i16::MAX as i32);
@@ -50,23 +51,17 @@ type Table = [[i16; ENTRIES]; 2];
 /// By the piece and square of the move two plies back, then one ply back.
 type ContinuationTable = [[i16; PIECE_TOS]; PIECE_TOS];
 
-/// The two moves that led to a node, most recent first: what continuation
-/// correction is keyed by (none at the root, or across a null move).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LastMoves {
-    pub(crate) previous: Option<PieceTo>,
-    pub(crate) before_previous: Option<PieceTo>,
-}
-
-impl LastMoves {
-    fn index(self) -> Option<(usize, usize)> {
-        Some((self.before_previous?.index(), self.previous?.index()))
-    }
+/// Continuation correction's entry for the two moves that led to a node
+/// (the continuation history's [`Context`]): none at the root, or across a
+/// null move.
+fn continuation_index(moves: Context) -> Option<(usize, usize)> {
+    Some((moves.before_previous?.index(), moves.previous?.index()))
 }
 
 pub(crate) struct CorrectionHistory {
     pawns: Box<Table>,
-    /// By the colour whose non-pawn pieces key the entry.
+    /// By the colour whose non-pawn pieces key the entry, in
+    /// `Color::ALL`'s order (White first), as [`Slots`] finds them.
     non_pawns: [Box<Table>; 2],
     continuation: Box<ContinuationTable>,
 }
@@ -108,16 +103,16 @@ fn slot(hash: u64) -> usize {
 }
 
 impl CorrectionHistory {
-    /// `raw_eval` of `board`, reached by `last_moves`, corrected by what
+    /// `raw_eval` of `board`, reached by `moves`, corrected by what
     /// searches have learnt of its pawn structure, its pieces and the
     /// moves, kept clear of tablebase and mate scores.
-    pub(crate) fn correct(&self, board: &Board, last_moves: LastMoves, raw_eval: i32) -> i32 {
+    pub(crate) fn correct(&self, board: &Board, moves: Context, raw_eval: i32) -> i32 {
         let slots = Slots::of(board);
         let pawns = i32::from(self.pawns[slots.turn][slots.pawns]);
         let non_pawns: i32 = (0..2)
             .map(|side| i32::from(self.non_pawns[side][slots.turn][slots.non_pawns[side]]))
             .sum();
-        let continuation = last_moves.index().map_or(0, |(before, last)| {
+        let continuation = continuation_index(moves).map_or(0, |(before, last)| {
             i32::from(self.continuation[before][last])
         });
         let correction = (pawns + (non_pawns + continuation) / SECONDARY_SHARE) / GRAIN;
@@ -133,7 +128,7 @@ impl CorrectionHistory {
     pub(crate) fn update(
         &mut self,
         board: &Board,
-        last_moves: LastMoves,
+        moves: Context,
         depth: i32,
         raw_eval: i32,
         score: i32,
@@ -145,9 +140,8 @@ impl CorrectionHistory {
         let weight = (depth + 1).min(MAX_WEIGHT);
         let slots = Slots::of(board);
         let [white, black] = &mut self.non_pawns;
-        let continuation = last_moves
-            .index()
-            .map(|(before, last)| &mut self.continuation[before][last]);
+        let continuation =
+            continuation_index(moves).map(|(before, last)| &mut self.continuation[before][last]);
         for entry in [
             Some(&mut self.pawns[slots.turn][slots.pawns]),
             Some(&mut white[slots.turn][slots.non_pawns[0]]),
@@ -168,10 +162,11 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
     use crate::score::{mate_in, mated_in, tb_loss_in, tb_win_in};
+    use crate::search::history::PieceTo;
     use shakmaty::fen::Fen;
     use shakmaty::{Chess, Position};
 
-    const NO_MOVES: LastMoves = LastMoves {
+    const NO_MOVES: Context = Context {
         previous: None,
         before_previous: None,
     };
@@ -257,7 +252,7 @@ mod tests {
         let b = board("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1");
         let moves = Chess::default().legal_moves();
         let piece_to = |i: usize, turn| PieceTo::new(turn, moves[i]);
-        let line = LastMoves {
+        let line = Context {
             previous: Some(piece_to(0, Color::Black)),
             before_previous: Some(piece_to(1, Color::White)),
         };
@@ -268,7 +263,7 @@ mod tests {
         // Pawns 60, and half of 60 for each side's pieces and the moves.
         assert!((148..=150).contains(&history.correct(&b, line, 0)));
         assert!((118..=120).contains(&history.correct(&b, NO_MOVES, 0)));
-        let other_line = LastMoves {
+        let other_line = Context {
             previous: Some(piece_to(2, Color::Black)),
             ..line
         };
