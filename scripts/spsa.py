@@ -15,8 +15,10 @@ gradient step, with OpenBench's schedules (α = 0.602, γ = 0.101,
 A = 10% of the iterations; c_k falls to ``c_end`` and the step a_k to
 ``r_end · c_end²`` at the last iteration). The state (θ, the iteration,
 the games played and the run's settings, with the engine's ``--version``)
-is saved as JSON after every iteration, so a run stopped with Ctrl-C, or
-cut by the end of a session, resumes with the same command; a resume with
+is saved as JSON after every iteration, so a run stopped with Ctrl-C (a
+run started in the background with ``&`` ignores SIGINT: stop it with
+``kill -TERM``, then its fastchess), or cut by the end of a session,
+resumes with the same command; a resume with
 other settings or another build is refused, since its steps would not
 belong to the same schedule. Keep a long run's state in the repository
 (``results/spsa/``) and commit it at every stop. The result is the tuned values, to be
