@@ -21,6 +21,14 @@ fn result(score: i32, depth: i32, bound: Bound) -> TtStore {
     }
 }
 
+/// [`result`] with a best move.
+fn result_with_move(m: Move, score: i32, depth: i32, bound: Bound) -> TtStore {
+    TtStore {
+        best_move: Some(m),
+        ..result(score, depth, bound)
+    }
+}
+
 fn small_table() -> TranspositionTable {
     TranspositionTable::new(1).unwrap()
 }
@@ -148,36 +156,32 @@ fn a_zeroed_table_holds_nothing_even_for_key_zero() {
     assert_eq!(small_table().probe(0, 0, 0), None);
 }
 
+/// What a fresh table holds for one key after `first`, then `second`.
+fn after_two_stores(first: TtStore, second: TtStore) -> TtHit {
+    let table = small_table();
+    table.store(9, first);
+    table.store(9, second);
+    table.probe(9, 0, 0).unwrap()
+}
+
 #[test]
 fn same_key_update_keeps_the_old_move_when_the_new_store_has_none() {
-    let table = small_table();
     let m = Chess::default().legal_moves()[3];
-    table.store(
-        9,
-        TtStore {
-            best_move: Some(m),
-            ..result(10, 4, Bound::Lower)
-        },
+    let hit = after_two_stores(
+        result_with_move(m, 10, 4, Bound::Lower),
+        result(20, 6, Bound::Upper),
     );
-    table.store(9, result(20, 6, Bound::Upper));
-    let hit = table.probe(9, 0, 0).unwrap();
     assert_eq!((hit.score, hit.depth, hit.bound), (20, 6, Bound::Upper));
     assert!(hit.best_move.matches(m));
 }
 
 #[test]
 fn a_same_key_store_not_taken_still_gives_its_move_to_an_entry_without_one() {
-    let table = small_table();
     let m = Chess::default().legal_moves()[5];
-    table.store(9, result(30, 12, Bound::Upper));
-    table.store(
-        9,
-        TtStore {
-            best_move: Some(m),
-            ..result(10, 2, Bound::Lower)
-        },
+    let hit = after_two_stores(
+        result(30, 12, Bound::Upper),
+        result_with_move(m, 10, 2, Bound::Lower),
     );
-    let hit = table.probe(9, 0, 0).unwrap();
     assert_eq!((hit.score, hit.depth, hit.bound), (30, 12, Bound::Upper));
     assert!(hit.best_move.matches(m));
 }
