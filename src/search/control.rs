@@ -5,12 +5,13 @@
 //! Most are atomics read with relaxed ordering: a thread that sees `stop` a
 //! few nodes late only searches a few nodes more. The ponder flag is the
 //! exception: `ponderhit` moves the clock's start and then clears the flag
-//! with release ordering, and readers load the flag with acquire ordering,
-//! so a thread that sees pondering over also sees the new start (else it
-//! would count the whole ponder against the move's time). Counters sit on their own
-//! cache lines so threads publishing their counts do not slow each other.
-//! A thread publishes its node count now and then, but adds each tablebase
-//! hit at once: a hit is rare next to the table read it stands for.
+//! with (at least) release ordering, and readers load the flag with
+//! (at least) acquire ordering, so a thread that sees pondering over also
+//! sees the new start (else it would count the whole ponder against the
+//! move's time). Counters sit on their own cache lines so threads
+//! publishing their counts do not slow each other. A thread publishes its
+//! node count now and then, but adds each tablebase hit at once: a hit is
+//! rare next to the table read it stands for.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};

@@ -34,6 +34,12 @@ const PER_MILLE: u64 = 1000;
 /// The node factor's slope is in per cent.
 const PERCENT: u64 = 100;
 
+/// The stable-move factor never falls below this, whatever the tunables:
+/// their ranges allow 1000 − 16·100 < 0, which would cut every later move
+/// to the iteration in progress (750 by default, so the floor never acts
+/// at the defaults).
+const MIN_MOVE_FACTOR_PER_MILLE: u64 = 250;
+
 /// A per-mille or count tunable as the factors' arithmetic takes it.
 fn unsigned(value: i32) -> u64 {
     u64::try_from(value).unwrap_or(0)
@@ -75,9 +81,11 @@ impl Stability {
         let stable_iterations = self
             .stable_iterations
             .min(unsigned(tunables::time_max_stable_iterations()));
-        let move_factor = unsigned(tunables::time_move_changed_per_mille()).saturating_sub(
-            unsigned(tunables::time_stable_iteration_step_per_mille()) * stable_iterations,
-        );
+        let move_factor = unsigned(tunables::time_move_changed_per_mille())
+            .saturating_sub(
+                unsigned(tunables::time_stable_iteration_step_per_mille()) * stable_iterations,
+            )
+            .max(MIN_MOVE_FACTOR_PER_MILLE);
 
         // A mate score is a different kind of number: its swings say
         // nothing about how settled the search is.

@@ -19,7 +19,9 @@ use super::job::SearchJob;
 use super::searcher::Searcher;
 
 /// Nodes between two looks at the stop flag and the clock (a power of two:
-/// about a millisecond of search).
+/// about a millisecond of search while each thread has a core; with more
+/// threads than cores a thread looks only when the system runs it, so
+/// `Threads` above the core count can overrun a short clock).
 pub(super) const STOP_CHECK_INTERVAL: u64 = 1024;
 
 impl Searcher {

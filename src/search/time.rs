@@ -6,11 +6,14 @@
 //!
 //! For a clock, the soft budget is an even share of the remaining time over
 //! the moves still to play (`movestogo`, or the `time_moves_to_go` tunable)
-//! plus a tunable share of the increment (all of it by default), but never more than a fixed share of the
-//! clock; the hard limit allows a few soft budgets but never more than a
-//! larger share of the clock (both shares are larger when `movestogo` says
-//! the clock refills soon). The constants are tunables
-//! ([`super::tunables`]), so a tuning build can set them per game.
+//! plus a tunable share of the increment (all of it by default), but never
+//! more than a fixed share of the clock; the hard limit allows a few soft
+//! budgets but never more than a larger share of the clock. When
+//! `movestogo` says the clock refills within a few moves, either share may
+//! grow to twice the even share, up to half the clock (by default the soft
+//! share grows below 8 moves to go, the hard one below 5). The constants
+//! are tunables ([`super::tunables`]), so a tuning build can set them per
+//! game.
 //! `Move Overhead` is taken off every budget first, covering the GUI's and
 //! the operating system's latency, and without an increment that pays for
 //! it, once more for every move still to play (see [`overhead_reserve`]).
