@@ -23,6 +23,12 @@
 # --concurrency N     games at once (default 1; at most cores - 1)
 # --sprt              stop at the SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05
 #                     (fastchess's normalized Elo); give --rounds room for it
+# --adjudicate        end decided games early, as fishtest does (and
+#                     scripts/spsa.py by default): a draw after move 34 once
+#                     both sides score within 20 for 8 moves, a loss once both
+#                     agree on 600 for 3 moves. For tests at fixed nodes (about
+#                     a sixth faster); not for matches that must show time
+#                     losses, since a lost game ends before its clock runs out
 # --seed N            seed of the opening order (fastchess -srand)
 # --book FILE         EPD openings instead of the 8-move book
 # --pgn FILE          where the games go (default /tmp/match-DATE-TIME.pgn;
@@ -49,6 +55,7 @@ tc=8+0.08
 rounds=100
 concurrency=1
 sprt=()
+adjudication=()
 seed=()
 pgn=/tmp/match-$(date +%Y%m%d-%H%M%S).pgn
 commands=()
@@ -66,6 +73,8 @@ while [ $# -gt 0 ]; do
         --rounds) rounds=$2; shift ;;
         --concurrency) concurrency=$2; shift ;;
         --sprt) sprt=(-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05) ;;
+        --adjudicate) adjudication=(-draw movenumber=34 movecount=8 score=20
+                                    -resign movecount=3 score=600 twosided=true) ;;
         --seed) seed=(-srand "$2"); shift ;;
         --book) book=$2; shift ;;
         --pgn) pgn=$2; shift ;;
@@ -113,6 +122,6 @@ exec "$fastchess" "${engine1[@]}" "${engine2[@]}" \
     -each proto=uci "tc=$tc" \
     -openings "file=$book" format=epd order=random "${seed[@]}" \
     -repeat -games 2 -rounds "$rounds" -concurrency "$concurrency" \
-    "${sprt[@]}" \
+    "${sprt[@]}" "${adjudication[@]}" \
     -pgnout "file=$pgn" -config "outname=${pgn%.pgn}.json" \
     "${extra[@]}"

@@ -44,7 +44,7 @@ def test_a_won_perturbation_moves_the_value_its_way_within_range():
 
 def test_games_are_played_at_the_clock_or_at_fixed_nodes():
     args = spsa.argparse.Namespace(tc="5+0.05", nodes=None, fastchess="/fc", book="/book.epd",
-                                   pairs=2, concurrency=1)
+                                   pairs=2, concurrency=1, no_adjudication=False)
     command = spsa.fastchess_command("/engine", {"x": 1}, {"x": -1}, args)
     assert "tc=5+0.05" in command and not any(a.startswith("nodes=") for a in command)
     assert "option.x=1" in command and "option.x=-1" in command
@@ -93,3 +93,13 @@ def test_a_run_resumes_only_with_its_own_settings_and_build(tmp_path, monkeypatc
     with pytest.raises(SystemExit, match="other settings"):
         spsa.main(["--engine", fake_engine(tmp_path, "0.2.0 (def5678)"), "--state", state,
                    "--pairs", "4", "--nodes", "20000", "--iterations", "3"])
+
+
+def test_decided_games_are_adjudicated_unless_asked_not_to():
+    args = spsa.argparse.Namespace(tc="5+0.05", nodes=20000, fastchess="/fc", book="/book.epd",
+                                   pairs=2, concurrency=1, no_adjudication=False)
+    command = spsa.fastchess_command("/engine", {"x": 1}, {"x": -1}, args)
+    assert command[-len(spsa.ADJUDICATION):] == spsa.ADJUDICATION
+    args.no_adjudication = True
+    command = spsa.fastchess_command("/engine", {"x": 1}, {"x": -1}, args)
+    assert "-draw" not in command and "-resign" not in command
