@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! trainer --out-dir DIR [--epochs 24] [--batch 16384] [--lr 0.004]
-//!         [--final-lr-fraction 0.01] [--wd 0.1] [--wdl 0]
+//!         [--final-lr-fraction 0.01] [--wd 0.1] [--wdl 0.1]
 //!         [--sigmoid-scale fit|CP] [--val-fraction 0.01] [--mirror]
 //!         [--max-positions N] [--threads N] [--seed 1]
 //!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
@@ -90,8 +90,9 @@ struct Cli {
     /// AdamW weight decay (weights only, not biases).
     #[arg(long, default_value_t = 0.1)]
     wd: f32,
-    /// Weight of the game result in the target (the search score gets the rest).
-    #[arg(long, default_value_t = 0.0)]
+    /// Weight of the game result in the target (the search score gets the
+    /// rest); 0.1 since gen 14, 0 before.
+    #[arg(long, default_value_t = 0.1)]
     wdl: f32,
     /// Centipawns per unit of the sigmoid that maps scores to expectations,
     /// or `fit`: the scale whose expectations best match the training
