@@ -13,11 +13,12 @@
 //! `a` is the score at which a win becomes as likely as not, `b` how fast
 //! the odds turn around it. Both are linear in material, since an advantage
 //! converts less surely with fewer pieces left (the network's scores grow
-//! large in drawish endgames). The constants are fitted to Rookery's own
-//! self-play games at 8s+0.08s by `scripts/fit_wdl.py`; the command, the
-//! games and the calibration table are in `results/notes/s35.md` (a row
-//! of `results/results.tsv` each). Refit them
-//! whenever a network ships.
+//! large in drawish endgames). The constants are fitted to the shipped
+//! network's self-play games at 8s+0.08s by `scripts/fit_wdl.py` (gen 14:
+//! 500 games, both sides, kept in `results/games/`; the command and the
+//! calibration table are in `results/notes/s53.md`, a row of
+//! `results/results.tsv`).
+//! Refit them whenever a network ships.
 //!
 //! The same model gives the GUI its centipawns: [`normalized_cp`] rescales a
 //! score by `100 / a(m)`, so that a reported `cp 100` means a 50% chance to
@@ -30,11 +31,11 @@ use crate::material::{PAWN, classical_value};
 use crate::score::{MAX_EVAL, is_decisive, is_mate};
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const A_BASE: f64 = 449.0;
-const A_SLOPE: f64 = -271.0;
+const A_BASE: f64 = 505.5;
+const A_SLOPE: f64 = -272.5;
 /// `b(m) = B_BASE + B_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const B_BASE: f64 = 107.8;
-const B_SLOPE: f64 = -34.2;
+const B_BASE: f64 = 79.2;
+const B_SLOPE: f64 = 25.5;
 /// Material is counted pawn 1, minor 3, rook 5, queen 9, clamped to
 /// `MATERIAL_MIN..=MATERIAL_MAX` (as in the fit) and scaled by this.
 const MATERIAL_SCALE: f64 = 58.0;
@@ -61,10 +62,10 @@ fn parameters(material: u32) -> (f64, f64) {
 
 /// The centipawns a GUI is shown for `score` with `material` on the board:
 /// `100 · score / a(m)`, so that 100 is where a win becomes as likely as
-/// not, within the evaluations' range (`MAX_EVAL`: a(m) is below 100 with
-/// much material, and an evaluation near the ceiling must not be shown
-/// beyond the tablebase wins). Mates and tablebase results are not
-/// evaluations and stay as they are.
+/// not, within the evaluations' range (`MAX_EVAL`: a fit may put a(m)
+/// below 100 with much material, as gen 9's did, and an evaluation near
+/// the ceiling must not be shown beyond the tablebase wins). Mates and
+/// tablebase results are not evaluations and stay as they are.
 pub(crate) fn normalized_cp(score: i32, material: u32) -> i32 {
     if is_decisive(score) {
         return score;
@@ -178,11 +179,16 @@ mod tests {
 
     #[test]
     fn evaluations_are_shown_below_the_proven_results() {
-        // With every piece on the board a(m) is about 85 cp, so the
-        // ceiling evaluation used to be shown as cp 39246, past mate.
-        assert_eq!(normalized_cp(MAX_EVAL, MATERIAL_MAX), MAX_EVAL);
-        assert_eq!(normalized_cp(-MAX_EVAL, MATERIAL_MAX), -MAX_EVAL);
-        assert!(!is_decisive(normalized_cp(MAX_EVAL - 1, MATERIAL_MAX)));
+        // Gen 9's fit put a(m) at about 85 cp with every piece on the
+        // board, so the ceiling evaluation was once shown as cp 39246,
+        // past mate; whatever the constants, no evaluation may be.
+        for material in 0..=100 {
+            for score in [MAX_EVAL, MAX_EVAL - 1] {
+                let shown = normalized_cp(score, material);
+                assert!(shown <= MAX_EVAL && !is_decisive(shown), "{material}");
+                assert_eq!(normalized_cp(-score, material), -shown);
+            }
+        }
     }
 
     #[test]
