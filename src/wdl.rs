@@ -15,8 +15,8 @@
 //! converts less surely with fewer pieces left (the network's scores grow
 //! large in drawish endgames). The constants are fitted to the shipped
 //! network's self-play games at 8s+0.08s by `scripts/fit_wdl.py` (gen 14:
-//! 500 games, both sides, kept in `results/games/`; the command and the
-//! calibration table are in `results/notes/s53.md`, a row of
+//! 1,000 games, both sides, kept in `results/games/`; the command and the
+//! calibration table are in `results/notes/s54.md`, a row of
 //! `results/results.tsv`).
 //! Refit them whenever a network ships.
 //!
@@ -31,11 +31,11 @@ use crate::material::{PAWN, classical_value};
 use crate::score::{MAX_EVAL, is_decisive, is_mate};
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const A_BASE: f64 = 505.5;
-const A_SLOPE: f64 = -272.5;
+const A_BASE: f64 = 471.5;
+const A_SLOPE: f64 = -221.0;
 /// `b(m) = B_BASE + B_SLOPE · m / MATERIAL_SCALE`, in centipawns.
-const B_BASE: f64 = 79.2;
-const B_SLOPE: f64 = 25.5;
+const B_BASE: f64 = 69.8;
+const B_SLOPE: f64 = 49.8;
 /// Material is counted pawn 1, minor 3, rook 5, queen 9, clamped to
 /// `MATERIAL_MIN..=MATERIAL_MAX` (as in the fit) and scaled by this.
 const MATERIAL_SCALE: f64 = 58.0;
