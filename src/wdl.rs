@@ -17,8 +17,7 @@
 //! network's self-play games at 8s+0.08s by `scripts/fit_wdl.py` (gen 14:
 //! 1,000 games, both sides, kept in `results/games/`; the command and the
 //! calibration table are in `results/notes/s54.md`, a row of
-//! `results/results.tsv`).
-//! Refit them whenever a network ships.
+//! `results/results.tsv`). Refit them whenever a network ships.
 //!
 //! The same model gives the GUI its centipawns: [`normalized_cp`] rescales a
 //! score by `100 / a(m)`, so that a reported `cp 100` means a 50% chance to
