@@ -36,6 +36,11 @@ the games then do not depend on what else the machine runs, so a run
 can share the cores with other work (more slowly) without bias. The time
 manager's tunables (``time_*``) are then left out.
 
+``--apply TUNABLES_RS --state FILE`` plays nothing: it writes the state's
+values, rounded, as the defaults of the tunables' table in TUNABLES_RS
+(``src/search/tunables.rs``) and prints each change, so a finished run's
+result becomes the candidate to match against the old defaults.
+
 Games end early by fishtest's adjudication (``ADJUDICATION``: a long
 level game is a draw, a game both engines score as lost is a loss),
 which saves about a sixth of the time; ``--no-adjudication`` plays them
@@ -192,6 +197,23 @@ def settings_of(args, version: str, params: list[Param]) -> dict:
             "tunables": sorted(p.name for p in params)}
 
 
+def apply_values(params: list[Param], source: str) -> tuple[str, list[str]]:
+    """``source``, the tunables' table (``name: default, min, max, step;``
+    lines), with each param's default replaced by its value rounded into
+    range; and a line ``name: old -> new`` per change."""
+    changes = []
+    for p in params:
+        line = re.compile(rf"^(\s*{re.escape(p.name)}: )(-?\d+)(,)", re.MULTILINE)
+        found = line.search(source)
+        if found is None:
+            raise ValueError(f"no tunable {p.name} in the table")
+        old, new = int(found.group(2)), round(p.clamp(p.value))
+        if new != old:
+            changes.append(f"{p.name}: {old} -> {new}")
+            source = source[:found.start(2)] + str(new) + source[found.end(2):]
+    return source, changes
+
+
 def engine_version(engine: str) -> str:
     """The engine's ``--version`` line: its version and commit."""
     return subprocess.run([engine, "--version"], capture_output=True, text=True,
@@ -200,7 +222,7 @@ def engine_version(engine: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--engine", required=True, help="a tuning build of rookery")
+    parser.add_argument("--engine", help="a tuning build of rookery (needed to play)")
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     parser.add_argument("--tc", default="5+0.05")
@@ -219,7 +241,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--state", required=True, help="JSON file: saved and resumed")
     parser.add_argument("--fastchess", default=FASTCHESS)
     parser.add_argument("--book", default=BOOK)
+    parser.add_argument("--apply", metavar="TUNABLES_RS",
+                        help="play nothing: write the state's values as the defaults in this "
+                             "file (src/search/tunables.rs)")
     args = parser.parse_args(argv)
+    if args.apply:
+        with open(args.state, encoding="utf-8") as handle:
+            params = [Param(**p) for p in json.load(handle)["params"]]
+        with open(args.apply, encoding="utf-8") as handle:
+            source, changes = apply_values(params, handle.read())
+        with open(args.apply, "w", encoding="utf-8") as handle:
+            handle.write(source)
+        print("\n".join(changes) or "no default changes")
+        return 0
+    if args.engine is None:
+        parser.error("--engine is needed to play (only --apply plays nothing)")
     # fastchess runs in a scratch directory: every path must be absolute.
     args.fastchess, args.book = os.path.abspath(args.fastchess), os.path.abspath(args.book)
 

@@ -103,3 +103,34 @@ def test_decided_games_are_adjudicated_unless_asked_not_to():
     args.no_adjudication = True
     command = spsa.fastchess_command("/engine", {"x": 1}, {"x": -1}, args)
     assert "-draw" not in command and "-resign" not in command
+
+
+TABLE = """tunables! {
+    /// Reverse futility pruning ...
+    reverse_futility_margin: 75, 30, 150, 8;
+    lmr_capture_base_centi: 0, -100, 100, 8;
+    delta_margin: 200, 100, 400, 20;
+}
+"""
+
+
+def test_a_finished_runs_values_become_the_tables_defaults(tmp_path):
+    params = [spsa.Param("reverse_futility_margin", 81.6, 30, 150, 8, 0.002),
+              spsa.Param("lmr_capture_base_centi", -3.4, -100, 100, 8, 0.002),
+              spsa.Param("delta_margin", 199.8, 100, 400, 20, 0.002)]
+    state = tmp_path / "state.json"
+    state.write_text(spsa.json.dumps({"params": [spsa.asdict(p) for p in params]}))
+    table = tmp_path / "tunables.rs"
+    table.write_text(TABLE)
+    assert spsa.main(["--state", str(state), "--apply", str(table)]) == 0
+    assert table.read_text() == (TABLE.replace("margin: 75,", "margin: 82,")
+                                 .replace("centi: 0,", "centi: -3,"))
+    # A tunable the table lacks is an error, not a silent skip.
+    missing = [spsa.Param("no_such_tunable", 1.0, 0, 2, 1, 0.002)]
+    with pytest.raises(ValueError, match="no_such_tunable"):
+        spsa.apply_values(missing, TABLE)
+
+
+def test_playing_needs_an_engine(tmp_path):
+    with pytest.raises(SystemExit):
+        spsa.main(["--state", str(tmp_path / "state.json")])
