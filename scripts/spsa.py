@@ -203,7 +203,7 @@ def apply_values(params: list[Param], source: str) -> tuple[str, list[str]]:
     range; and a line ``name: old -> new`` per change."""
     changes = []
     for p in params:
-        line = re.compile(rf"^(\s*{re.escape(p.name)}: )(-?\d+)(,)", re.MULTILINE)
+        line = re.compile(rf"^(\s*{re.escape(p.name)}: )(-?\d+),", re.MULTILINE)
         found = line.search(source)
         if found is None:
             raise ValueError(f"no tunable {p.name} in the table")
