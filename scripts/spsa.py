@@ -20,7 +20,10 @@ run started in the background with ``&`` ignores SIGINT: stop it with
 ``kill -TERM``, then its fastchess), or cut by the end of a session,
 resumes with the same command; a resume with
 other settings or another build is refused, since its steps would not
-belong to the same schedule. Keep a long run's state in the repository
+belong to the same schedule. When the run's build is lost with a machine,
+``--rebuilt-engine`` resumes with another build of the same tunables (the
+other settings still must match): the state's ``builds`` lists each build
+with the iteration from which it played, so the results log can say so. Keep a long run's state in the repository
 (``results/spsa/``) and commit it at every stop. The result is the tuned values, to be
 checked by a match against the defaults before they are committed.
 
@@ -239,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
                              "(r_end; larger moves the values further in a short run, "
                              "noise with them)")
     parser.add_argument("--state", required=True, help="JSON file: saved and resumed")
+    parser.add_argument("--rebuilt-engine", action="store_true",
+                        help="resume with another build of the same tunables (the run's "
+                             "build was lost): recorded in the state's builds")
     parser.add_argument("--fastchess", default=FASTCHESS)
     parser.add_argument("--book", default=BOOK)
     parser.add_argument("--apply", metavar="TUNABLES_RS",
@@ -281,11 +287,20 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit("spsa: no tunables to tune")
     settings = settings_of(args, engine_version(args.engine), params)
     games = 0
+    builds = [{"engine_version": settings["engine_version"], "from_iteration": 0}]
     if state is not None:
-        if state.get("settings", settings) != settings:
+        saved = state.get("settings", settings)
+        if args.rebuilt_engine:
+            saved = {**saved, "engine_version": settings["engine_version"]}
+        if saved != settings:
             sys.exit(f"spsa: {args.state} belongs to a run with other settings or another "
                      f"build:\n  saved {state['settings']}\n  now   {settings}")
         games = state.get("games", 0)
+        builds = state.get("builds", [{"engine_version": state["settings"]["engine_version"],
+                                       "from_iteration": 0}])
+        if builds[-1]["engine_version"] != settings["engine_version"]:
+            builds.append({"engine_version": settings["engine_version"],
+                           "from_iteration": start})
     for k in range(start, args.iterations):
         signs = [random.choice((-1, 1)) for _ in params]
         plus = perturbed(params, signs, k, args.iterations, +1)
@@ -294,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         update(params, signs, k, args.iterations, score)
         games += 2 * args.pairs
         save_state(args.state, {"iteration": k + 1, "games": games, "settings": settings,
-                                "params": [asdict(p) for p in params]})
+                                "builds": builds, "params": [asdict(p) for p in params]})
         values = " ".join(f"{p.name}={p.value:.1f}" for p in params)
         print(f"iteration {k + 1}/{args.iterations} ({games} games) score {score:+.0f}  "
               f"{values}", flush=True)

@@ -95,6 +95,36 @@ def test_a_run_resumes_only_with_its_own_settings_and_build(tmp_path, monkeypatc
                    "--pairs", "4", "--nodes", "20000", "--iterations", "3"])
 
 
+def test_a_lost_build_is_replaced_only_when_asked_and_on_record(tmp_path, monkeypatch):
+    played = []
+
+    def play_two_then_stop(engine, plus, minus, args):
+        if engine.endswith("lost") and len(played) == 2:
+            raise KeyboardInterrupt  # the machine went, and the build with it
+        played.append(engine)
+        return 1.0
+
+    monkeypatch.setattr(spsa, "play", play_two_then_stop)
+    state = str(tmp_path / "state.json")
+    run = ["--state", state, "--pairs", "4", "--nodes", "20000"]
+    lost = fake_engine(tmp_path, "0.2.0 (abc1234)")
+    os.rename(lost, lost + "-lost")
+    with pytest.raises(KeyboardInterrupt):
+        spsa.main(["--engine", lost + "-lost", "--iterations", "5"] + run)
+    rebuilt = fake_engine(tmp_path, "0.2.0 (def5678)")
+    # Another build goes on only when asked, and other settings never.
+    with pytest.raises(SystemExit, match="other settings"):
+        spsa.main(["--engine", rebuilt, "--iterations", "5"] + run)
+    with pytest.raises(SystemExit, match="other settings"):
+        spsa.main(["--engine", rebuilt, "--iterations", "6", "--rebuilt-engine"] + run)
+    assert spsa.main(["--engine", rebuilt, "--iterations", "5", "--rebuilt-engine"] + run) == 0
+    saved = spsa.json.load(open(state, encoding="utf-8"))
+    assert saved["iteration"] == 5 and saved["games"] == 40
+    assert saved["builds"] == [
+        {"engine_version": "rookery 0.2.0 (abc1234)", "from_iteration": 0},
+        {"engine_version": "rookery 0.2.0 (def5678)", "from_iteration": 2}]
+
+
 def test_decided_games_are_adjudicated_unless_asked_not_to():
     args = spsa.argparse.Namespace(tc="5+0.05", nodes=20000, fastchess="/fc", book="/book.epd",
                                    pairs=2, concurrency=1, no_adjudication=False)
