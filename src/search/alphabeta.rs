@@ -14,9 +14,11 @@
 //!    evaluation beats) and null move (passing still fails high, which proves
 //!    the node fails high but never a mate or a tablebase win);
 //! 4. the moves in [`MovePicker`] order. The first gets the full window,
-//!    later ones a null window, reduced when late and quiet (LMR: less for
-//!    moves with good history, killers and PV nodes, more when the position
-//!    is not improving), and are searched again only when they beat alpha.
+//!    later ones a null window, reduced when late (LMR, captures and
+//!    promotions by a table of their own; less in PV nodes, and for quiet
+//!    moves less with good history and for killers, more when the position
+//!    is not improving; never a move that gives check or answers one), and
+//!    are searched again only when they beat alpha.
 //!    In shallow nodes late quiet moves are skipped (late-move pruning),
 //!    as are quiet moves when the evaluation is far below alpha (futility)
 //!    and moves that lose too much by static exchange (SEE pruning).
@@ -54,6 +56,7 @@ use super::history::{Context, PieceTo, Tried};
 use super::job::SearchJob;
 use super::movekey::MoveKey;
 use super::movepick::{Candidates, MovePicker, Ordering, is_tactical};
+use super::reductions::{ReducedKind, late_move_reduction};
 use super::result::ThreadResult;
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::exchange_at_least;
@@ -75,43 +78,6 @@ const MAX_EXTENDED_PATH_FACTOR: i32 = 2;
 /// A node whose evaluation is not improving tries this many times fewer
 /// quiet moves before late-move pruning.
 const LATE_MOVE_PRUNING_NOT_IMPROVING_DIVISOR: i32 = 2;
-
-/// Depths and move numbers past the table's last row and column read it.
-const LMR_TABLE_SIZE: usize = 64;
-/// The unit of the reduction tunables' base and divisor (hundredths).
-const LMR_TUNABLE_UNIT: f64 = 100.0;
-
-/// Late-move reduction in plies for `depth` and the `move_number`-th move:
-/// from a table computed once in the normal build, from the tunables'
-/// live values in a `tuning` build.
-fn late_move_reduction(depth: i32, move_number: usize) -> i32 {
-    let d = (depth.max(0) as usize).min(LMR_TABLE_SIZE - 1);
-    let m = move_number.min(LMR_TABLE_SIZE - 1);
-    #[cfg(feature = "tuning")]
-    {
-        reduction_formula(d, m)
-    }
-    #[cfg(not(feature = "tuning"))]
-    {
-        static TABLE: std::sync::OnceLock<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> =
-            std::sync::OnceLock::new();
-        let table = TABLE.get_or_init(|| {
-            std::array::from_fn(|d| std::array::from_fn(|m| reduction_formula(d, m) as u8))
-        });
-        i32::from(table[d][m])
-    }
-}
-
-/// `base + ln d · ln m / divisor`, truncated; none for the first move or
-/// depth 0.
-fn reduction_formula(depth: usize, move_number: usize) -> i32 {
-    if depth == 0 || move_number == 0 {
-        return 0;
-    }
-    let base = f64::from(tunables::lmr_quiet_base_centi()) / LMR_TUNABLE_UNIT;
-    let divisor = f64::from(tunables::lmr_quiet_divisor_centi()) / LMR_TUNABLE_UNIT;
-    (base + (depth as f64).ln() * (move_number as f64).ln() / divisor) as i32
-}
 
 /// Whether reverse futility ends a node at `depth` on its `static_eval`:
 /// the evaluation is so far above `beta` that no move is searched. Not
@@ -422,9 +388,10 @@ impl Searcher {
         while let Some(m) = picker.next(board, &self.histories) {
             legal_moves += 1;
             let quiet = !is_tactical(m);
-            // Only quiet moves outside check are spared for giving check.
-            let checks = quiet
-                && !in_check
+            // A move that gives check is never reduced, and a quiet one
+            // escapes futility and late-move pruning (not SEE pruning); in
+            // check no move is reduced.
+            let checks = !in_check
                 && check_squares
                     .get_or_insert_with(|| CheckSquares::new(board.pos()))
                     .gives_check(board.pos(), m);
@@ -463,18 +430,26 @@ impl Searcher {
             let score = if move_number == 1 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let reduction =
-                    if depth >= tunables::lmr_min_depth() && quiet && !in_check && !checks {
-                        let mut r = late_move_reduction(depth, move_number);
-                        r -= i32::from(is_pv);
+                let reduction = if depth >= tunables::lmr_min_depth() && !in_check && !checks {
+                    let kind = if quiet {
+                        ReducedKind::Quiet
+                    } else {
+                        ReducedKind::Tactical
+                    };
+                    let mut r = late_move_reduction(kind, depth, move_number);
+                    r -= i32::from(is_pv);
+                    if quiet {
                         r += i32::from(!improving);
                         r -= i32::from(killer_keys.contains(&key));
                         r -= self.histories.quiet_score(turn, m, &context)
                             / tunables::lmr_history_divisor();
-                        r.clamp(0, new_depth - 1)
-                    } else {
-                        0
-                    };
+                    }
+                    // A reduced search keeps at least one ply: it never drops
+                    // into quiescence where the full-depth one would not.
+                    r.clamp(0, (new_depth - 1).max(0))
+                } else {
+                    0
+                };
                 let mut score = -self.negamax(
                     job,
                     &child,

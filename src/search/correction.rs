@@ -13,18 +13,19 @@
 //! piece and square of each of the two moves before the node (continuation
 //! correction). Every entry holds a running average of `search score − raw
 //! evaluation`; the correction is the pawn entry plus half of each other
-//! entry. They learn only from nodes whose result says which way the
-//! evaluation erred (a fail high above it, a fail low below it, or an exact
-//! score), whose best move is quiet (a capture's gain is the search's, not
-//! the structure's) and whose score is not decided (a mate, a tablebase
-//! result, or a win the fifty-move rule may spoil). Deeper results weigh
-//! more. The board keeps the pawn and non-pawn Zobrist keys
-//! up to date beside its full key. Each Lazy-SMP thread owns its tables, as
-//! it owns its move histories.
+//! entry by default (the weights are tunables). They learn only from nodes
+//! whose result says which way the evaluation erred (a fail high above it,
+//! a fail low below it, or an exact score), whose best move is quiet (a
+//! capture's gain is the search's, not the structure's) and whose score is
+//! not decided (a mate, a tablebase result, or a win the fifty-move rule
+//! may spoil). Deeper results weigh more. The board keeps the pawn and
+//! non-pawn Zobrist keys up to date beside its full key. Each Lazy-SMP
+//! thread owns its tables, as it owns its move histories.
 
 use shakmaty::Color;
 
 use super::history::{Context, PIECE_TOS};
+use super::tunables;
 use crate::board::Board;
 use crate::score::{MAX_EVAL, is_decided};
 
@@ -33,8 +34,9 @@ use crate::score::{MAX_EVAL, is_decided};
 const ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times this, for resolution in the average.
 const GRAIN: i32 = 256;
-/// An entry corrects by at most this many centipawns (all four together by
-/// at most this plus half of it for each of the three others: 160).
+/// An entry corrects by at most this many centipawns, times its table's
+/// weight (with the default weights 1, 1/2, 1/2 and 1/2, all four entries
+/// together by at most 160).
 const MAX_CORRECTION_CP: i32 = 64;
 const MAX_ENTRY: i32 = MAX_CORRECTION_CP * GRAIN;
 const _: () = assert!(MAX_ENTRY <= i16::MAX as i32);
@@ -42,10 +44,8 @@ const _: () = assert!(MAX_ENTRY <= i16::MAX as i32);
 /// error, with `weight = min(depth + 1, MAX_WEIGHT)`.
 const WEIGHT_SCALE: i32 = 256;
 const MAX_WEIGHT: i32 = 16;
-/// Each entry but the pawns' counts `1 / SECONDARY_SHARE` of itself in
-/// the correction (the two non-pawn entries together weigh as much as the
-/// pawn entry).
-const SECONDARY_SHARE: i32 = 2;
+/// The unit of the tables' weights in the correction (tunables, per mille).
+const WEIGHT_UNIT: i32 = 1000;
 
 type Table = [[i16; ENTRIES]; 2];
 /// By the piece and square of the move two plies back, then one ply back.
@@ -115,7 +115,10 @@ impl CorrectionHistory {
         let continuation = continuation_index(moves).map_or(0, |(before, last)| {
             i32::from(self.continuation[before][last])
         });
-        let correction = (pawns + (non_pawns + continuation) / SECONDARY_SHARE) / GRAIN;
+        let weighted = pawns * tunables::correction_pawn_per_mille()
+            + non_pawns * tunables::correction_non_pawn_per_mille()
+            + continuation * tunables::correction_continuation_per_mille();
+        let correction = weighted / (WEIGHT_UNIT * GRAIN);
         (raw_eval + correction).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
@@ -180,6 +183,23 @@ mod tests {
     fn a_fresh_table_corrects_nothing() {
         let b = board("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1");
         assert_eq!(CorrectionHistory::default().correct(&b, NO_MOVES, 37), 37);
+    }
+
+    #[test]
+    fn the_weighted_sum_cannot_overflow_at_any_tunable_weights() {
+        let max_weight = |name: &str| {
+            let tunable = crate::search::tunables::TUNABLES
+                .iter()
+                .find(|t| t.name == name)
+                .unwrap_or_else(|| panic!("no tunable {name}"));
+            i64::from(tunable.max)
+        };
+        // One pawn entry, two non-pawn entries, one continuation entry.
+        let largest = i64::from(MAX_ENTRY)
+            * (max_weight("correction_pawn_per_mille")
+                + 2 * max_weight("correction_non_pawn_per_mille")
+                + max_weight("correction_continuation_per_mille"));
+        assert!(largest <= i64::from(i32::MAX), "{largest}");
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //!
 //! The pieces, each in its own module so it can grow and be tested alone:
 //! * [`alphabeta`]: the recursive search, with pruning;
+//! * [`reductions`]: how far late moves are reduced (quiet and tactical
+//!   tables);
 //! * [`quiescence`]: captures below the horizon;
 //! * [`stop`]: when a thread must unwind (stop, clock, node limit);
 //! * [`driver`]: iterative deepening, aspiration windows, reporting;
@@ -55,6 +57,7 @@ mod movepick;
 mod pool;
 mod pv;
 mod quiescence;
+mod reductions;
 mod report;
 mod result;
 mod searcher;

@@ -13,9 +13,9 @@
 //! per tunable: the default lies in the range, the step is positive), so a
 //! table that SPSA cannot use does not build. Fractions are integers in
 //! named units (`_centi`: hundredths, `_per_mille`, `_percent`). The
-//! late-move-reduction table is computed once from its two tunables in
-//! the normal build, and from their live values at every use in a
-//! `tuning` build.
+//! late-move-reduction tables (quiet moves, captures) are computed once
+//! from their tunables in the normal build, and from their live values at
+//! every use in a `tuning` build.
 
 /// One tunable as the table declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,6 +156,9 @@ tunables! {
     lmr_min_depth: 3, 2, 5, 1;
     lmr_quiet_base_centi: 75, 25, 150, 8;
     lmr_quiet_divisor_centi: 225, 150, 400, 15;
+    /// ... a late capture or promotion by its own base and divisor ...
+    lmr_capture_base_centi: 0, -100, 100, 8;
+    lmr_capture_divisor_centi: 300, 150, 500, 15;
     /// ... and one ply less per this many history points.
     lmr_history_divisor: 8192, 4096, 16384, 512;
     /// The first aspiration window's half-width, and how it grows (per
@@ -164,6 +167,12 @@ tunables! {
     aspiration_growth_percent: 200, 130, 300, 10;
     /// Quiescence's delta pruning margin.
     delta_margin: 200, 100, 400, 20;
+    /// Correction history (`correction.rs`): how much of each table's
+    /// entry the correction adds, per mille: the pawn structure's, each
+    /// side's non-pawn pieces', and the last two moves'.
+    correction_pawn_per_mille: 1000, 400, 1600, 60;
+    correction_non_pawn_per_mille: 500, 0, 1200, 50;
+    correction_continuation_per_mille: 500, 0, 1200, 50;
     /// History bonus of the move that cut off: per depth squared, per
     /// depth, and its cap ...
     history_bonus_per_depth_squared: 16, 4, 32, 2;
