@@ -202,6 +202,15 @@ mod tests {
         assert!(largest <= i64::from(i32::MAX), "{largest}");
     }
 
+    /// The correction, in centipawns, of a pawn entry holding `pawns` and
+    /// non-pawn entries holding `non_pawns` together, at the tunables'
+    /// weights (the continuation entry holding nothing).
+    fn weighted(pawns: i32, non_pawns: i32) -> i32 {
+        (pawns * tunables::correction_pawn_per_mille()
+            + non_pawns * tunables::correction_non_pawn_per_mille())
+            / WEIGHT_UNIT
+    }
+
     #[test]
     fn corrections_move_toward_the_search_and_stay_bounded() {
         let b = board("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1");
@@ -214,11 +223,12 @@ mod tests {
         }
         // Each running average approaches its bound from below (integer
         // division rounds down) and never passes it; the pawn entry and
-        // the two halves of the non-pawn entries add up to twice that.
+        // both non-pawn entries add up at their weights.
         let saturated = history.correct(&b, NO_MOVES, 0);
+        let bound = weighted(MAX_CORRECTION_CP, 2 * MAX_CORRECTION_CP);
         assert!(
-            (2 * MAX_CORRECTION_CP - 2..=2 * MAX_CORRECTION_CP).contains(&saturated),
-            "{saturated}"
+            (bound - 2..=bound).contains(&saturated),
+            "{saturated} {bound}"
         );
         // An evaluation at the top of its range is not lifted into the
         // tablebase wins.
@@ -254,14 +264,18 @@ mod tests {
         for _ in 0..100 {
             history.update(&learnt, NO_MOVES, 15, 0, 60);
         }
-        // All three entries: the pawns' 60 and half of each side's 60.
-        assert!((118..=120).contains(&history.correct(&learnt, NO_MOVES, 0)));
+        let near = |found: i32, expected: i32| (expected - 2..=expected).contains(&found);
+        // All three entries: the pawns' 60 and each side's 60.
+        let all = history.correct(&learnt, NO_MOVES, 0);
+        assert!(near(all, weighted(60, 120)), "{all}");
         // The same pawns, other pieces on both sides: the pawn entry only.
         let same_pawns = board("3qk3/pp6/8/8/8/8/6PP/3QK3 w - - 0 1");
-        assert!((58..=60).contains(&history.correct(&same_pawns, NO_MOVES, 0)));
-        // White's pieces alone in common: half of White's entry.
+        let pawns_only = history.correct(&same_pawns, NO_MOVES, 0);
+        assert!(near(pawns_only, weighted(60, 0)), "{pawns_only}");
+        // White's pieces alone in common: White's entry only.
         let same_white_pieces = board("3qk3/p7/8/8/8/8/7P/4K3 w - - 0 1");
-        assert!((28..=30).contains(&history.correct(&same_white_pieces, NO_MOVES, 0)));
+        let white_only = history.correct(&same_white_pieces, NO_MOVES, 0);
+        assert!(near(white_only, weighted(0, 60)), "{white_only}");
         // Nothing learnt for the other side to move.
         let black_to_move = board("4k3/pp6/8/8/8/8/6PP/4K3 b - - 0 1");
         assert_eq!(history.correct(&black_to_move, NO_MOVES, 0), 0);

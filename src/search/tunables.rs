@@ -125,63 +125,63 @@ tunables! {
     null_move_depth_divisor: 4, 2, 8, 1;
     /// ... and one ply more per this many centipawns of evaluation above
     /// beta, up to a cap.
-    null_move_eval_divisor: 200, 100, 400, 20;
+    null_move_eval_divisor: 205, 100, 400, 20;
     null_move_max_eval_reduction: 3, 1, 6, 1;
     /// Nodes at least this deep without a table move search one ply less.
-    iir_min_depth: 4, 2, 8, 1;
+    iir_min_depth: 5, 2, 8, 1;
     /// Singular extensions: from this depth, a table move whose stored
     /// result is at most this many plies shallower is tested ...
-    singular_min_depth: 8, 5, 12, 1;
-    singular_table_depth_margin: 3, 1, 6, 1;
+    singular_min_depth: 7, 5, 12, 1;
+    singular_table_depth_margin: 2, 1, 6, 1;
     /// ... against the table score less this per ply of depth; failing
     /// below by the double-extension margin more extends by two plies.
     singular_margin_per_depth: 1, 1, 4, 1;
-    double_extension_margin: 20, 5, 50, 4;
+    double_extension_margin: 17, 5, 50, 4;
     /// Late-move pruning: deepest node, and the quiet moves tried at
     /// depth d are this plus d².
     late_move_pruning_max_depth: 8, 4, 12, 1;
     late_move_pruning_base: 3, 1, 8, 1;
     /// Futility pruning: deepest node, margin at depth 0 and per ply.
-    futility_max_depth: 6, 3, 10, 1;
-    futility_base_margin: 90, 30, 200, 10;
-    futility_margin_per_depth: 90, 30, 200, 10;
+    futility_max_depth: 7, 3, 10, 1;
+    futility_base_margin: 88, 30, 200, 10;
+    futility_margin_per_depth: 84, 30, 200, 10;
     /// Exchange pruning: deepest node; a quiet move may lose this much per
     /// ply, a capture this much per ply squared.
     see_pruning_max_depth: 8, 4, 12, 1;
-    see_quiet_margin_per_depth: -64, -150, -20, 8;
-    see_capture_margin_per_depth_squared: -20, -60, -5, 3;
+    see_quiet_margin_per_depth: -67, -150, -20, 8;
+    see_capture_margin_per_depth_squared: -22, -60, -5, 3;
     /// Late-move reductions: from this depth, a late quiet move at depth
     /// d, move number m is reduced by base + ln d · ln m / divisor plies
     /// (both in hundredths), ...
     lmr_min_depth: 3, 2, 5, 1;
-    lmr_quiet_base_centi: 75, 25, 150, 8;
-    lmr_quiet_divisor_centi: 225, 150, 400, 15;
+    lmr_quiet_base_centi: 76, 25, 150, 8;
+    lmr_quiet_divisor_centi: 221, 150, 400, 15;
     /// ... a late capture or promotion by its own base and divisor ...
-    lmr_capture_base_centi: 0, -100, 100, 8;
-    lmr_capture_divisor_centi: 300, 150, 500, 15;
+    lmr_capture_base_centi: 1, -100, 100, 8;
+    lmr_capture_divisor_centi: 308, 150, 500, 15;
     /// ... and one ply less per this many history points.
-    lmr_history_divisor: 8192, 4096, 16384, 512;
+    lmr_history_divisor: 7894, 4096, 16384, 512;
     /// The first aspiration window's half-width, and how it grows (per
     /// cent) after each fail.
-    aspiration_initial_delta: 25, 10, 60, 4;
-    aspiration_growth_percent: 200, 130, 300, 10;
+    aspiration_initial_delta: 23, 10, 60, 4;
+    aspiration_growth_percent: 198, 130, 300, 10;
     /// Quiescence's delta pruning margin.
-    delta_margin: 200, 100, 400, 20;
+    delta_margin: 229, 100, 400, 20;
     /// Correction history (`correction.rs`): how much of each table's
     /// entry the correction adds, per mille: the pawn structure's, each
     /// side's non-pawn pieces', and the last two moves'.
-    correction_pawn_per_mille: 1000, 400, 1600, 60;
-    correction_non_pawn_per_mille: 500, 0, 1200, 50;
-    correction_continuation_per_mille: 500, 0, 1200, 50;
+    correction_pawn_per_mille: 975, 400, 1600, 60;
+    correction_non_pawn_per_mille: 522, 0, 1200, 50;
+    correction_continuation_per_mille: 497, 0, 1200, 50;
     /// History bonus of the move that cut off: per depth squared, per
     /// depth, and its cap ...
-    history_bonus_per_depth_squared: 16, 4, 32, 2;
-    history_bonus_per_depth: 32, 8, 64, 4;
-    history_max_bonus: 1600, 800, 3200, 100;
+    history_bonus_per_depth_squared: 15, 4, 32, 2;
+    history_bonus_per_depth: 34, 8, 64, 4;
+    history_max_bonus: 1627, 800, 3200, 100;
     /// ... and the malus of the moves tried before it, the same shape.
-    history_malus_per_depth_squared: 16, 4, 32, 2;
-    history_malus_per_depth: 32, 8, 64, 4;
-    history_max_malus: 1600, 800, 3200, 100;
+    history_malus_per_depth_squared: 17, 4, 32, 2;
+    history_malus_per_depth: 34, 8, 64, 4;
+    history_max_malus: 1667, 800, 3200, 100;
     /// Time management (`time.rs`; `scripts/spsa.py --nodes` leaves out
     /// the `time_` names): moves assumed left in the game when the GUI does
     /// not say, and the share of the increment (per mille) the soft limit
