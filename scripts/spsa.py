@@ -23,8 +23,9 @@ other settings or another build is refused, since its steps would not
 belong to the same schedule. When the run's build is lost with a machine,
 ``--rebuilt-engine`` resumes with another build of the same tunables (the
 other settings still must match): the state's ``builds`` lists each build
-with the iteration from which it played, so the results log can say so. Keep a long run's state in the repository
-(``results/spsa/``) and commit it at every stop. The result is the tuned values, to be
+with the iteration from which it played, so the results log can say so.
+Keep a long run's state in the repository (``results/spsa/``) and commit
+it at every stop. The result is the tuned values, to be
 checked by a match against the defaults before they are committed.
 
 Example::
@@ -286,21 +287,18 @@ def main(argv: list[str] | None = None) -> int:
     if not params:
         sys.exit("spsa: no tunables to tune")
     settings = settings_of(args, engine_version(args.engine), params)
-    games = 0
-    builds = [{"engine_version": settings["engine_version"], "from_iteration": 0}]
-    if state is not None:
-        saved = state.get("settings", settings)
-        if args.rebuilt_engine:
-            saved = {**saved, "engine_version": settings["engine_version"]}
-        if saved != settings:
-            sys.exit(f"spsa: {args.state} belongs to a run with other settings or another "
-                     f"build:\n  saved {state['settings']}\n  now   {settings}")
-        games = state.get("games", 0)
-        builds = state.get("builds", [{"engine_version": state["settings"]["engine_version"],
-                                       "from_iteration": 0}])
-        if builds[-1]["engine_version"] != settings["engine_version"]:
-            builds.append({"engine_version": settings["engine_version"],
-                           "from_iteration": start})
+    state = state or {}
+    saved = state.get("settings", settings)
+    if args.rebuilt_engine:
+        saved = {**saved, "engine_version": settings["engine_version"]}
+    if saved != settings:
+        sys.exit(f"spsa: {args.state} belongs to a run with other settings or another "
+                 f"build:\n  saved {state['settings']}\n  now   {settings}")
+    games = state.get("games", 0)
+    first_build = state.get("settings", settings)["engine_version"]
+    builds = state.get("builds") or [{"engine_version": first_build, "from_iteration": 0}]
+    if builds[-1]["engine_version"] != settings["engine_version"]:
+        builds.append({"engine_version": settings["engine_version"], "from_iteration": start})
     for k in range(start, args.iterations):
         signs = [random.choice((-1, 1)) for _ in params]
         plus = perturbed(params, signs, k, args.iterations, +1)
