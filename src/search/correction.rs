@@ -12,15 +12,16 @@
 //! measured +26 and +43 Elo for the non-pawn keys); and one keyed by the
 //! piece and square of each of the two moves before the node (continuation
 //! correction). Every entry holds a running average of `search score − raw
-//! evaluation`; the correction is the pawn entry plus half of each other
-//! entry by default (the weights are tunables). They learn only from nodes
-//! whose result says which way the evaluation erred (a fail high above it,
-//! a fail low below it, or an exact score), whose best move is quiet (a
-//! capture's gain is the search's, not the structure's) and whose score is
-//! not decided (a mate, a tablebase result, or a win the fifty-move rule
-//! may spoil). Deeper results weigh more. The board keeps the pawn and
-//! non-pawn Zobrist keys up to date beside its full key. Each Lazy-SMP
-//! thread owns its tables, as it owns its move histories.
+//! evaluation`; the correction is their sum, each entry weighted by its
+//! table's tunable (per mille: about 1 for the pawns', 1/2 for each
+//! other). They learn only from nodes whose result says which way the
+//! evaluation erred (a fail high above it, a fail low below it, or an
+//! exact score), whose best move is quiet (a capture's gain is the
+//! search's, not the structure's) and whose score is not decided (a mate,
+//! a tablebase result, or a win the fifty-move rule may spoil). Deeper
+//! results weigh more. The board keeps the pawn and non-pawn Zobrist keys
+//! up to date beside its full key. Each Lazy-SMP thread owns its tables,
+//! as it owns its move histories.
 
 use shakmaty::Color;
 
@@ -35,8 +36,8 @@ const ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times this, for resolution in the average.
 const GRAIN: i32 = 256;
 /// An entry corrects by at most this many centipawns, times its table's
-/// weight (with the default weights 1, 1/2, 1/2 and 1/2, all four entries
-/// together by at most 160).
+/// weight (with weights of about 1, 1/2, 1/2 and 1/2, all four entries
+/// together by about 160 at most).
 const MAX_CORRECTION_CP: i32 = 64;
 const MAX_ENTRY: i32 = MAX_CORRECTION_CP * GRAIN;
 const _: () = assert!(MAX_ENTRY <= i16::MAX as i32);
@@ -188,7 +189,7 @@ mod tests {
     #[test]
     fn the_weighted_sum_cannot_overflow_at_any_tunable_weights() {
         let max_weight = |name: &str| {
-            let tunable = crate::search::tunables::TUNABLES
+            let tunable = tunables::TUNABLES
                 .iter()
                 .find(|t| t.name == name)
                 .unwrap_or_else(|| panic!("no tunable {name}"));
