@@ -5,9 +5,9 @@
 //!    repetition one ply deep is a draw and not a static evaluation), then
 //!    at the horizon [`quiescence`](super::quiescence);
 //! 2. a transposition-table probe: a cutoff in non-PV nodes, else its move
-//!    is tried first; a node at depth 4 or more with no table move searches
-//!    one ply shallower (internal iterative reduction; not in a singular
-//!    test, which skips the probe);
+//!    is tried first; a node at depth `iir_min_depth` (a tunable) or more
+//!    with no table move searches one ply shallower (internal iterative
+//!    reduction; not in a singular test, which skips the probe);
 //! 3. in quiet non-PV positions, static pruning: reverse futility (the
 //!    static evaluation is far above beta; less eager when the evaluation
 //!    is falling; never against a beta that is a proven loss, which any
