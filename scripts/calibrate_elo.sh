@@ -19,7 +19,10 @@
 # --concurrency N  games at once (default 1)
 # --table-only     play nothing, print the table from the PGNs in DIR
 #
-# Example: scripts/calibrate_elo.sh target/release/rookery --dir /work/matches
+# Needs fastchess and the 8-move book in ../shared (or ROOKERY_SHARED's
+# folder, scripts/shared.sh) to play; --table-only needs neither.
+#
+# Example: scripts/calibrate_elo.sh target/release/rookery --dir /tmp/calibration
 set -euo pipefail
 
 # usage STATUS: prints the header above and exits.
@@ -29,6 +32,7 @@ usage() {
 }
 
 repository=$(cd "$(dirname "$0")/.." && pwd)
+. "$repository/scripts/shared.sh"
 ratings="1500 2000 2500"
 rounds=50
 stockfish=/usr/games/stockfish
@@ -63,12 +67,15 @@ if ! python3 -c 'import chess.pgn' 2> /dev/null; then
 fi
 
 if $play; then
+    require_shared calibrate_elo.sh "$shared/tools/fastchess" \
+        "$shared/data/openings/8moves_v3.epd"
+    mkdir -p "$dir"
     for rating in $ratings; do
         pgn="$dir/calib_$rating.pgn"
         state="${pgn%.pgn}.json"
         if [ -f "$state" ]; then
             # A match cut short resumes from fastchess's own state.
-            "$repository/../shared/tools/fastchess" -config "file=$state"
+            "$shared/tools/fastchess" -config "file=$state"
         else
             "$repository/scripts/match.sh" "$engine" "$stockfish" \
                 --name1 "rookery$rating" --name2 "stockfish$rating" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Plays a match between two UCI engines with fastchess
-# (../shared/tools/fastchess beside the repository), with the project's
+# (../shared/tools/fastchess beside the repository, or under the folder
+# ROOKERY_SHARED names: scripts/shared.sh), with the project's
 # standard settings: the 8-move book (../shared/data/openings/8moves_v3.epd)
 # in random order, each opening played twice with colours swapped, 8+0.08,
 # Hash 16 and Threads 1 for both engines, one game at a time, and no
@@ -49,8 +50,9 @@ usage() {
 }
 
 repository=$(cd "$(dirname "$0")/.." && pwd)
-fastchess="$repository/../shared/tools/fastchess"
-book="$repository/../shared/data/openings/8moves_v3.epd"
+. "$repository/scripts/shared.sh"
+fastchess="$shared/tools/fastchess"
+book="$shared/data/openings/8moves_v3.epd"
 tc=8+0.08
 rounds=100
 concurrency=1
@@ -86,6 +88,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ ${#commands[@]} -eq 2 ] || usage 2
+require_shared match.sh "$fastchess" "$book"
 
 # engine_arguments COMMAND NAME [NAME=VALUE...]: sets `engine` to
 # fastchess's -engine arguments for one engine. Hash and Threads are set

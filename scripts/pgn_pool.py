@@ -12,7 +12,7 @@ reports it. The terminations are counted too (a time forfeit shows there).
 
 Example::
 
-    python3 scripts/pgn_pool.py --player gen7 /work/matches/a.pgn /work/matches/b.pgn
+    python3 scripts/pgn_pool.py --player gen7 /tmp/a.pgn /tmp/b.pgn
 
 With ``--row`` it prints instead only the ``games`` and ``elo`` fields of a
 row of ``results/results.tsv``, tab-separated (``1011<TAB>+18.9 ± 15.6``),

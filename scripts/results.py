@@ -19,6 +19,12 @@ folder above the log's). ``append`` checks the file, then the new row by
 the same rules, and only then adds it; ``--date`` defaults to today and
 ``--commit``, ``--llr`` and ``--notes`` to ``-``.
 
+``check`` also holds ``results/README.md``'s index by subject (the
+README beside the log, when there is one) against the files: every row it
+cites (``rows 35–36``: lines of the log) is a line of the log, every note
+of ``results/notes/`` is cited (```s41```, or a range ```s36```–```s41```),
+and every patch of ``results/patches/`` is named, and only those.
+
 ``--file`` names another log (the tests use it). Exit status 0 when all is
 well, 1 when a rule is broken, 2 for a usage error.
 """
@@ -91,6 +97,50 @@ def check(path: Path) -> list[str]:
     return errors
 
 
+INDEX = "## Index by subject"
+CITED_ROWS = re.compile(r"\b[Rr]ows? (\d+(?:–\d+)?(?:, \d+(?:–\d+)?)*)")
+CITED_NOTES = re.compile(r"`([A-Za-z0-9-]+)`(?:–`([A-Za-z0-9-]+)`)?")
+CITED_PATCH = re.compile(r"`([A-Za-z0-9._-]+\.patch)`")
+NOTE_NAME = re.compile(r"([a-z-]*)(\d*)(.*)")
+
+
+def note_order(stem: str) -> tuple[str, int, str]:
+    """Where a note's name sorts in a cited range: ``s9`` before ``s10``,
+    ``gen5`` before ``gen5b`` before ``gen6``."""
+    prefix, number, suffix = NOTE_NAME.fullmatch(stem).groups()
+    return prefix, int(number or 0), suffix
+
+
+def index_errors(readme: Path, log_lines: int) -> list[str]:
+    """What the index by subject of ``readme`` cites wrongly or leaves out,
+    for a log of ``log_lines`` lines beside it."""
+    text = readme.read_text(encoding="utf-8")
+    if INDEX not in text:
+        return [f"{readme}: no '{INDEX}' section"]
+    index = text.split(INDEX, 1)[1].split("\n## ", 1)[0]
+    errors = []
+    for match in CITED_ROWS.finditer(index):
+        for cited in match.group(1).split(", "):
+            first, _, last = cited.partition("–")
+            if not 2 <= int(first) <= int(last or first) <= log_lines:
+                errors.append(f"{readme}: the index cites row {cited}, not a row of the log")
+    notes = {p.stem for p in (readme.parent / "notes").glob("*.md")}
+    cited_notes = set()
+    for first, last in CITED_NOTES.findall(index):
+        if last and first in notes and last in notes:
+            low, high = note_order(first), note_order(last)
+            cited_notes |= {n for n in notes
+                            if note_order(n)[0] == low[0] and low <= note_order(n) <= high}
+        cited_notes |= {first, last} & notes
+    errors += [f"{readme}: the index cites no note {n}.md" for n in sorted(notes - cited_notes)]
+    patches = {p.name for p in (readme.parent / "patches").glob("*.patch")}
+    named = set(CITED_PATCH.findall(index))
+    errors += [f"{readme}: the index names no patch {p}" for p in sorted(patches - named)]
+    errors += [f"{readme}: the index names {p}, which patches/ lacks"
+               for p in sorted(named - patches)]
+    return errors
+
+
 def append(path: Path, fields: list[str]) -> list[str]:
     """Adds ``fields`` as the log's last row, once the log and the row pass;
     otherwise changes nothing and returns what is wrong."""
@@ -129,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         errors = check(args.file)
         rows = len(args.file.read_text(encoding="utf-8").splitlines()) - 1 if not errors else 0
         done = f"{args.file}: {rows} rows, every one passes"
+        readme = args.file.parent / "README.md"
+        if not errors and readme.exists():
+            errors = index_errors(readme, rows + 1)
+            done += "; its index by subject cites only rows it has, every note and every patch"
     else:
         errors = append(args.file, [getattr(args, name) for name in COLUMNS])
         done = f"{args.file}: row appended"

@@ -9,7 +9,8 @@ reads (all of them, or those named with ``--only``).
 
 Each iteration k draws a random sign per parameter, plays ``--pairs`` game
 pairs (one opening, both colours) between the values θ + c_k·Δ and
-θ − c_k·Δ with ``../shared/tools/fastchess``, and moves θ by
+θ − c_k·Δ with ``../shared/tools/fastchess`` (or the one in the folder
+``ROOKERY_SHARED`` names: ``scripts/shared.py``), and moves θ by
 a_k · (wins − losses of θ+) / (c_k · Δ): the simultaneous-perturbation
 gradient step, with OpenBench's schedules (α = 0.602, γ = 0.101,
 A = 10% of the iterations; c_k falls to ``c_end`` and the step a_k to
@@ -69,13 +70,14 @@ import sys
 import tempfile
 from dataclasses import asdict, dataclass, replace
 
+import shared
+
 ALPHA = 0.602
 GAMMA = 0.101
 # A, the stability constant, as a fraction of the iterations.
 A_FRACTION = 0.1
-HERE = os.path.dirname(os.path.abspath(__file__))
-FASTCHESS = os.path.join(HERE, "..", "..", "shared", "tools", "fastchess")
-BOOK = os.path.join(HERE, "..", "..", "shared", "data", "openings", "8moves_v3.epd")
+FASTCHESS = shared.path("tools/fastchess")
+BOOK = shared.path("data/openings/8moves_v3.epd")
 # The time manager's tunables are named so (src/search/tunables.rs).
 CLOCK_TUNABLE_PREFIX = "time_"
 RESULT = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
@@ -263,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.engine is None:
         parser.error("--engine is needed to play (only --apply plays nothing)")
+    shared.require("spsa.py", [args.fastchess, args.book])
     # fastchess runs in a scratch directory: every path must be absolute.
     args.fastchess, args.book = os.path.abspath(args.fastchess), os.path.abspath(args.book)
 

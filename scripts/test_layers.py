@@ -68,6 +68,6 @@ def test_every_layer_of_the_readme_map_is_checked():
     for name, _ in layers.LAYERS:
         assert f"\n{name} " in readme, name
     assert [layers.LAYERS[layers.layer_of(f)][0] for f in
-            ["main.rs", "uci/parse.rs", "engine/mod.rs", "tools/perft.rs",
-             "search/pool.rs", "board.rs"]] == \
-        ["protocol", "protocol", "engine", "tools", "search", "core"]
+            ["main.rs", "cli/bench.rs", "uci/parse.rs", "engine/mod.rs",
+             "tools/perft.rs", "search/pool.rs", "board.rs"]] == \
+        ["protocol", "protocol", "protocol", "engine", "tools", "search", "core"]

@@ -130,3 +130,31 @@ def test_no_markdown_line_is_longer_than_400_characters():
                   for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                   if len(line) > MAX_MARKDOWN_LINE]
     assert long_lines == []
+
+
+def test_the_repositorys_index_by_subject_cites_rows_notes_and_patches_rightly():
+    log_lines = len((ROOT / "results" / "results.tsv").read_text(encoding="utf-8").splitlines())
+    assert results.index_errors(ROOT / "results" / "README.md", log_lines) == []
+
+
+def test_the_index_must_cite_real_rows_every_note_and_every_patch(tmp_path):
+    for folder, names in [("notes", ["s9.md", "s10.md", "s11.md", "gen5b.md"]),
+                          ("patches", ["s10-idea.patch"])]:
+        (tmp_path / folder).mkdir()
+        for name in names:
+            (tmp_path / folder / name).write_text("x\n")
+    readme = tmp_path / "README.md"
+    readme.write_text("# Results\n\n## Index by subject\n\n"
+                      "- An idea: rows 2–3, 5. `s9`–`s11`, `gen5b`. `s10-idea.patch`.\n\n"
+                      "## Columns\n\n- rows 99, `gone.patch` outside the index\n",
+                      encoding="utf-8")
+    assert results.index_errors(readme, 5) == []
+    assert results.index_errors(readme, 4) == [
+        f"{readme}: the index cites row 5, not a row of the log"]
+    readme.write_text("## Index by subject\n\n- Rows 2. `s9`, `s11`. `other.patch`\n",
+                      encoding="utf-8")
+    assert results.index_errors(readme, 5) == [
+        f"{readme}: the index cites no note gen5b.md",
+        f"{readme}: the index cites no note s10.md",
+        f"{readme}: the index names no patch s10-idea.patch",
+        f"{readme}: the index names other.patch, which patches/ lacks"]

@@ -1,22 +1,16 @@
-//! The `rookery` command line: the UCI engine by default, and the tools
-//! as subcommands: `bench` and `perft`; `datagen` (self-play games),
-//! `dataclose`, `datatext`, `dataconvert` and `datamanifest` (the game
-//! files);
-//! `tunables` (the search's SPSA input).
+//! The `rookery` command line, as a table of subcommands: the UCI engine
+//! by default, and the tools: `bench` and `perft`; `datagen` (self-play
+//! games), `dataclose`, `datatext`, `dataconvert` and `datamanifest` (the
+//! game files); `tunables` (the search's SPSA input). Each subcommand's
+//! arguments and work are a module of [`cli`]; whatever fails leaves by
+//! one exit path ([`cli::exit`]).
+
+mod cli;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 
 use clap::{Parser, Subcommand};
-use shakmaty::{CastlingMode, Chess};
-
-use rookery::board::parse_fen;
-use rookery::config::Config;
-use rookery::engine::Engine;
-use rookery::tools::datagen::record::open_game_file;
-use rookery::tools::{bench, datagen, perft};
-use rookery::uci;
 
 /// Rookery, a UCI chess engine. Without a subcommand it speaks UCI on
 /// stdin/stdout: load it in a chess GUI (Cute Chess, Arena) or a tournament
@@ -28,7 +22,7 @@ use rookery::uci;
     about,
     long_about
 )]
-struct Cli {
+struct CommandLine {
     /// Read option defaults from this TOML file instead of the
     /// engine.toml beside the executable.
     #[arg(long, value_name = "PATH", global = true)]
@@ -38,314 +32,62 @@ struct Cli {
     command: Option<Tool>,
 }
 
+/// The subcommands: what each does, and the module that does it.
 #[derive(Subcommand, Debug)]
 enum Tool {
     /// Search the fixed bench positions at a fixed depth (1 thread, 16 MB)
     /// and print `N nodes N nps`: the node count identifies the search.
-    Bench {
-        /// Search depth.
-        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
-        depth: i32,
-        /// Transposition table size in MB (measuring only: changes the count).
-        #[arg(long, default_value_t = bench::DEFAULT_HASH_MB)]
-        hash: usize,
-        /// Search threads (measuring only: several make the count vary).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-    },
+    Bench(cli::bench::Args),
     /// Count the leaf nodes of the legal move tree (checks move generation).
-    Perft {
-        /// Depth in plies (at most 64).
-        #[arg(value_parser = clap::value_parser!(u32).range(..=i64::from(perft::MAX_DEPTH)))]
-        depth: u32,
-        /// Start position (default: the standard starting position).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Print the count below each root move.
-        #[arg(long)]
-        divide: bool,
-        /// Read the FEN as Chess960 (Shredder-FEN or X-FEN castling) and
-        /// write castling king-takes-rook.
-        #[arg(long)]
-        chess960: bool,
-    },
+    Perft(cli::perft::Args),
     /// Play self-play games for training data, appending them to a game
     /// file or writing them in chunks (stop with Ctrl-C: every finished
     /// game of a file, every finished chunk is kept).
-    Datagen {
-        /// Game file to append to.
-        #[arg(
-            long,
-            required_unless_present = "chunk_dir",
-            conflicts_with = "chunk_dir"
-        )]
-        output: Option<PathBuf>,
-        /// Folder to write chunks into instead: files of --chunk-games
-        /// games, xz-compressed when full and never written again, named
-        /// s<seed>-c<number>.bin.xz. Run again with the same seed, it
-        /// plays only the chunks that are missing.
-        #[arg(long, value_name = "DIR")]
-        chunk_dir: Option<PathBuf>,
-        /// Games in a chunk.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
-        chunk_games: u64,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Soft node limit of each move's search: no iteration starts
-        /// past it (2000 gives about 5000 nodes a move).
-        #[arg(long, default_value_t = 2000)]
-        nodes: u64,
-        /// Stop after this many games.
-        #[arg(long)]
-        games: Option<u64>,
-        /// Stop after this many positions (plies) are recorded.
-        #[arg(long)]
-        positions: Option<u64>,
-        /// Seed of the random openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Datagen(cli::datagen::Args),
     /// Close the open chunks (.bin.part) of a stopped datagen run as they
     /// stand: each part's whole games become its finished .bin.xz file
     /// (fewer games than a full chunk), so none of them is lost; a later
     /// run with the seed skips those chunks. Only while no datagen writes
     /// into DIR.
-    Dataclose {
-        /// The folder of the chunks (datagen's --chunk-dir).
-        dir: PathBuf,
-    },
+    Dataclose(cli::dataclose::Args),
     /// Print the search's tunables as OpenBench SPSA input lines
     /// (`name, int, default, min, max, c_end, r_end`); a build with
     /// `--features tuning` takes them as UCI options.
     Tunables,
     /// Write the training positions of game files as text lines
     /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout.
-    Datatext {
-        /// Game files written by `datagen` (`.xz` files are decompressed).
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
+    Datatext(cli::datatext::Args),
     /// Rewrite game files of any format version as one file of the
     /// current (compact) version; xz-compressed when OUTPUT ends in .xz.
-    Dataconvert {
-        /// Notes for the new file's header, `key=value` words: engine=<commit>
-        /// network=<id> seed=<n> nodes=<n> (what the manifest shows).
-        #[arg(long, default_value = "")]
-        notes: String,
-        /// The new file (must not exist).
-        #[arg(long)]
-        output: PathBuf,
-        /// Game files to read, in order.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
+    Dataconvert(cli::dataconvert::Args),
     /// Add a row to DIR/manifest.tsv for every finished game file under
     /// DIR it does not list yet (with --check: verify every listed file's
     /// size and SHA-256 instead).
-    Datamanifest {
-        /// Only check the listed files against their rows.
-        #[arg(long)]
-        check: bool,
-        /// The data folder (data/selfplay in the repository).
-        dir: PathBuf,
-    },
+    Datamanifest(cli::datamanifest::Args),
+}
+
+impl Tool {
+    fn run(self) -> cli::Outcome {
+        match self {
+            Tool::Bench(args) => cli::bench::run(args),
+            Tool::Perft(args) => cli::perft::run(args),
+            Tool::Datagen(args) => cli::datagen::run(args),
+            Tool::Dataclose(args) => cli::dataclose::run(args),
+            Tool::Tunables => cli::tunables::run(),
+            Tool::Datatext(args) => cli::datatext::run(args),
+            Tool::Dataconvert(args) => cli::dataconvert::run(args),
+            Tool::Datamanifest(args) => cli::datamanifest::run(args),
+        }
+    }
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
-    match cli.command {
-        None => {
-            let config = Config::load(cli.config.as_deref());
-            match Engine::new(config, std::sync::Arc::new(uci::Uci)) {
-                Ok(engine) => {
-                    uci::run(engine);
-                    ExitCode::SUCCESS
-                }
-                Err(error) => {
-                    eprintln!("rookery: {error}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
-        Some(Tool::Bench {
-            depth,
-            hash,
-            threads,
-        }) => {
-            let settings = bench::Settings {
-                depth: depth.max(1),
-                hash_mb: hash.max(1),
-                threads: threads.max(1),
-            };
-            let never = AtomicBool::new(false);
-            match bench::run(settings, &never, &mut |line| println!("{line}")) {
-                Ok(summary) => {
-                    if let Some(summary) = summary {
-                        println!("{}", summary.line());
-                    }
-                    ExitCode::SUCCESS
-                }
-                Err(error) => {
-                    eprintln!("rookery: bench: {error}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
-        Some(Tool::Perft {
-            depth,
-            fen,
-            divide,
-            chess960,
-        }) => {
-            let mode = if chess960 {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            };
-            let pos = match fen {
-                None => Chess::default(),
-                Some(text) => match parse_fen(&text, mode) {
-                    Ok(pos) => pos,
-                    Err(error) => {
-                        eprintln!("rookery: invalid FEN '{text}': {error}");
-                        return ExitCode::FAILURE;
-                    }
-                },
-            };
-            let never = AtomicBool::new(false);
-            let summary = perft::run(&pos, depth, mode, divide, &never, &mut |line| {
-                println!("{line}")
-            });
-            for line in summary.iter().flat_map(perft::Summary::lines) {
-                println!("{line}");
-            }
-            ExitCode::SUCCESS
-        }
-        Some(Tool::Datagen {
-            output,
-            chunk_dir,
-            chunk_games,
-            threads,
-            nodes,
-            games,
-            positions,
-            seed,
-        }) => {
-            let output = match (output, chunk_dir) {
-                (_, Some(dir)) => datagen::Output::Chunks {
-                    dir,
-                    games_per_chunk: chunk_games,
-                },
-                (Some(path), None) => datagen::Output::File(path),
-                (None, None) => unreachable!("clap requires --output or --chunk-dir"),
-            };
-            let settings = datagen::Settings {
-                output,
-                threads,
-                nodes,
-                games,
-                positions,
-                seed,
-            };
-            match datagen::run(&settings) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => {
-                    eprintln!("rookery: datagen: {error}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
-        Some(Tool::Dataclose { dir }) => match datagen::chunks::close_parts(&dir) {
-            Ok(closed) => {
-                for chunk in closed {
-                    println!("{}: {} games", chunk.path.display(), chunk.games);
-                }
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("rookery: dataclose: {error}");
-                ExitCode::FAILURE
-            }
-        },
-        Some(Tool::Tunables) => {
-            for tunable in rookery::search::tunables::TUNABLES {
-                println!("{}", tunable.spsa_line());
-            }
-            ExitCode::SUCCESS
-        }
-        Some(Tool::Datatext { files }) => match write_text(&files) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                eprintln!("rookery: datatext: {error}");
-                ExitCode::FAILURE
-            }
-        },
-        Some(Tool::Dataconvert {
-            notes,
-            output,
-            files,
-        }) => match datagen::convert::convert(&files, &output, &notes) {
-            Ok(converted) => {
-                println!(
-                    "{}: {} games, {} bytes",
-                    output.display(),
-                    converted.games,
-                    converted.bytes
-                );
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("rookery: dataconvert: {error}");
-                ExitCode::FAILURE
-            }
-        },
-        Some(Tool::Datamanifest { check, dir }) => match update_manifest(&dir, check) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                eprintln!("rookery: datamanifest: {error}");
-                ExitCode::FAILURE
-            }
-        },
-    }
-}
-
-/// Adds the new files of `dir` to its manifest and prints their rows, or
-/// with `check` verifies every listed file.
-fn update_manifest(dir: &std::path::Path, check: bool) -> std::io::Result<()> {
-    use datagen::manifest;
-    if check {
-        let paths = manifest::verified_paths(&dir.join(manifest::MANIFEST_NAME))?;
-        println!("{} files match the manifest", paths.len());
-        return Ok(());
-    }
-    for entry in manifest::add_new_files(dir)? {
-        println!(
-            "{}: {} games, {} training positions, {} bytes ({:.2} bytes a position)",
-            entry.path,
-            entry.games,
-            entry.training_positions,
-            entry.bytes,
-            entry.bytes as f64 / entry.training_positions.max(1) as f64
-        );
-    }
-    Ok(())
-}
-
-/// Prints the training positions of every game in `files` as text.
-fn write_text(files: &[PathBuf]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for path in files {
-        let mut games = open_game_file(path)?;
-        while let Some(game) = games.next_game()? {
-            for position in game.training_positions() {
-                writeln!(out, "{}", position.to_text())?;
-            }
-        }
-    }
-    out.flush()
+    let command_line = CommandLine::parse();
+    cli::exit(match command_line.command {
+        None => cli::engine::run(command_line.config.as_deref()),
+        Some(tool) => tool.run(),
+    })
 }

@@ -10,8 +10,10 @@
 //! [`Change`] stays exhaustive. The protocol prints the list
 //! (`uci::option_lines`), and `setoption` and `engine.toml` both go through
 //! [`parse_change`], so the command line, the config file and the GUI
-//! validate the same way. The search and the tablebases never see this
-//! module: the engine hands them plain values. Names
+//! validate the same way; the engine then applies a value from either by
+//! one function (`engine::settings`). The search and the tablebases never
+//! see this module: the engine hands them plain values
+//! ([`Options::probe_settings`], [`Options::playing_elo`]). Names
 //! are matched case-insensitively. A number out of range is clamped (and
 //! said so); a value that is not a number or boolean is rejected. A string
 //! option takes the rest of the line as it is; empty, or `<empty>` as UCI
@@ -213,10 +215,29 @@ macro_rules! declare_options {
                 }
             }
 
+            /// The changes that take `from` to these values, in the order
+            /// of the table (a button is never among them).
+            pub(crate) fn changes_from(&self, from: &Options) -> Vec<Change> {
+                let mut changes = Vec::new();
+                $(if self.$field != from.$field {
+                    changes.push(Change::$id(self.$field.clone()));
+                })*
+                changes
+            }
+
             /// The current value of option `id`.
             pub(crate) fn value(&self, id: Id) -> Value {
                 match id {
                     $(Id::$id => self.$field.to_value(),)*
+                }
+            }
+        }
+
+        impl Change {
+            /// The option this changes.
+            pub(crate) fn id(&self) -> Id {
+                match self {
+                    $(Change::$id(_) => Id::$id,)*
                 }
             }
         }
@@ -276,6 +297,13 @@ declare_options! {
     DebugLogFile: debug_log_file: String = "Debug Log File", Kind::String { default: "" };
 }
 
+/// Stockfish 15.1's link between `UCI_Elo` and `Skill Level`: it turns
+/// a rating into the level `((elo − 1346.6) / 143.4)^(1 / 0.806)`; a level
+/// is played here at that formula's inverse.
+const SKILL_ELO_AT_LEVEL_ZERO: f64 = 1346.6;
+const SKILL_ELO_SCALE: f64 = 143.4;
+const SKILL_LEVEL_EXPONENT: f64 = 0.806;
+
 impl Options {
     /// How the search probes the Syzygy tables under these options.
     pub fn probe_settings(&self) -> ProbeSettings {
@@ -285,6 +313,28 @@ impl Options {
             rule50: self.syzygy_50_move_rule,
         }
     }
+
+    /// The rating the search plays at under these options, or `None` for
+    /// full strength: `UCI_Elo` under `UCI_LimitStrength` (which takes
+    /// precedence, as in Stockfish), else the rating of a `Skill Level`
+    /// below the highest.
+    pub(crate) fn playing_elo(&self) -> Option<i32> {
+        if self.limit_strength {
+            Some(self.elo)
+        } else {
+            elo_of_skill_level(self.skill_level)
+        }
+    }
+}
+
+/// The rating `Skill Level` `level` plays at (clamped into the `UCI_Elo`
+/// range); the highest level is full strength and has none.
+fn elo_of_skill_level(level: i32) -> Option<i32> {
+    (i64::from(level) < MAX_SKILL_LEVEL).then(|| {
+        let level = f64::from(level.max(0));
+        let elo = SKILL_ELO_AT_LEVEL_ZERO + SKILL_ELO_SCALE * level.powf(SKILL_LEVEL_EXPONENT);
+        (elo.round() as i64).clamp(MIN_ELO, MAX_ELO) as i32
+    })
 }
 
 /// The kind of the option called `name` (any case), if there is one.
@@ -455,6 +505,33 @@ mod tests {
         assert!(parsed.note.is_some());
         let huge = parse_change("Hash", Some("99999999999999999999999")).unwrap();
         assert_eq!(huge.change, Change::Hash(MAX_HASH_MB as usize));
+    }
+
+    #[test]
+    fn skill_levels_play_at_stockfishs_ratings_and_limit_strength_comes_first() {
+        // Stockfish 15.1 turns UCI_Elo 1350 into level 0 and 2264 into
+        // level 10 (((2264 - 1346.6) / 143.4)^(1 / 0.806) = 10.0).
+        let (min_elo, max_elo, max_level) =
+            (MIN_ELO as i32, MAX_ELO as i32, MAX_SKILL_LEVEL as i32);
+        assert_eq!(elo_of_skill_level(0), Some(min_elo));
+        assert_eq!(elo_of_skill_level(10), Some(2264));
+        assert_eq!(elo_of_skill_level(19), Some(max_elo));
+        assert_eq!(elo_of_skill_level(max_level), None);
+        let ratings: Vec<i32> = (0..max_level).filter_map(elo_of_skill_level).collect();
+        assert!(ratings.windows(2).all(|pair| pair[0] <= pair[1]));
+        let playing = |limit_strength, skill_level| {
+            Options {
+                limit_strength,
+                elo: 2000,
+                skill_level,
+                ..Options::default()
+            }
+            .playing_elo()
+        };
+        assert_eq!(playing(false, max_level), None);
+        assert_eq!(playing(false, 0), Some(min_elo));
+        assert_eq!(playing(true, 0), Some(2000));
+        assert_eq!(Options::default().playing_elo(), None);
     }
 
     #[test]

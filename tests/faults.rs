@@ -1,5 +1,6 @@
 //! Faults and limits from the outside: a closed stdout, a table too large
-//! for the machine, the most threads, the longest move list, depths beyond
+//! for the machine (from `setoption` and from the config file alike), the
+//! most threads, the longest move list, depths beyond
 //! the maximum. Panics inside a search are covered by the unit tests of
 //! `search::pool` (they inject one into a thread).
 
@@ -62,6 +63,46 @@ fn a_hash_too_large_for_the_machine_keeps_the_old_table() {
     engine.send("position startpos");
     let lines = engine.go("depth 5");
     assert_legal_bestmove(&lines, &Chess::default(), STD);
+}
+
+#[test]
+fn a_hash_too_large_for_the_machine_is_refused_alike_from_the_config_and_from_setoption() {
+    // engine.toml's values take the path of a setoption: the same message,
+    // and the same value kept (the built-in default), from both.
+    const TOO_LARGE: &str = "1048576";
+    let config = format!("{}/faults-hash-too-large.toml", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&config, format!("Hash = {TOO_LARGE}\n")).unwrap();
+    let mut from_config = Engine::start_with_address_space_limit_and_config(4096, &config);
+    let identity = from_config.handshake();
+    assert!(
+        identity
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 16 ")),
+        "the built-in default stays the default: {identity:#?}"
+    );
+    let told = from_config.sync();
+    let from_config_error = errors(&told)
+        .first()
+        .and_then(|l| l.strip_prefix(&format!("info string error: {config}: ")))
+        .unwrap_or_else(|| panic!("one error, labelled with the file: {told:#?}"))
+        .to_string();
+
+    let mut from_setoption = Engine::start_with_address_space_limit(4096);
+    from_setoption.send(&format!("setoption name Hash value {TOO_LARGE}"));
+    let told = from_setoption.sync();
+    assert_eq!(errors(&told).len(), 1, "{told:#?}");
+    let from_setoption_error = told[0].strip_prefix("info string error: ").unwrap();
+
+    assert_eq!(from_config_error, from_setoption_error);
+    assert!(
+        from_config_error.starts_with("Hash: ") && from_config_error.contains("keeping 16 MB"),
+        "{from_config_error}"
+    );
+    for mut engine in [from_config, from_setoption] {
+        engine.send("position startpos");
+        let lines = engine.go("depth 5");
+        assert_legal_bestmove(&lines, &Chess::default(), STD);
+    }
 }
 
 #[test]

@@ -38,13 +38,12 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use crate::board::{Board, parse_fen, parse_move};
 use crate::config::Config;
-use crate::debug_log;
 use crate::eval::evaluate;
-use crate::nnue::{self, Network};
-use crate::options::{MIN_HASH_MB, Options};
+use crate::nnue;
+use crate::options::{self, Id, MIN_HASH_MB, Options};
 use crate::rng::SplitMix64;
 use crate::search::{self, JobSpec, Reporter, SearchJob, Strength, ThreadPool, ThreadResult};
-use crate::tablebase::{LoadReport, Tablebases, TbConfig};
+use crate::tablebase::{Tablebases, TbConfig};
 use crate::tools::{bench, perft};
 use crate::tt::TranspositionTable;
 use crate::wdl;
@@ -53,6 +52,12 @@ pub use command::{Command, Go};
 
 pub(crate) const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
 pub(crate) const AUTHOR: &str = "the Rookery developers";
+
+// The `UCI_Elo` range offered is the one the search's handicaps are
+// calibrated for.
+const _: () = assert!(
+    options::MIN_ELO == search::MIN_ELO as i64 && options::MAX_ELO == search::MAX_ELO as i64
+);
 
 /// What the engine needs of the protocol that drives it: the words for
 /// what it has to say, and a reporter for its searches. The engine writes
@@ -85,6 +90,24 @@ pub enum Reply<'a> {
     /// Anything else worth telling the user: the output of `bench`, `go
     /// perft`, `d` and `eval`, what loading tables or a network found.
     Note(&'a str),
+}
+
+/// What applying an option value has to tell the GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Finding {
+    /// The value could not be had, and what the engine kept instead.
+    Error(String),
+    /// What the value found (the tables on a path, the network of a file).
+    Note(String),
+}
+
+impl Finding {
+    fn reply(&self) -> Reply<'_> {
+        match self {
+            Finding::Error(text) => Reply::Error(text),
+            Finding::Note(text) => Reply::Note(text),
+        }
+    }
 }
 
 /// How a search's reports are to be written.
@@ -141,9 +164,10 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// The tables on `SyzygyPath` (none when it is empty).
     tablebases: Arc<Tablebases>,
-    /// What loading the tables of `engine.toml`'s `SyzygyPath` found, told
-    /// after `uci` (a later `setoption` tells its own at once).
-    startup_tablebase_report: LoadReport,
+    /// What applying the option defaults at start-up found, by option,
+    /// told after `uci` (a later `setoption` of the option tells its own
+    /// at once, and this is forgotten).
+    startup_findings: Vec<(Id, Finding)>,
     /// What the start-up check of the SIMD path found wrong, if anything,
     /// told after `uci` (`nnue::check_simd_path`).
     simd_fallback: Option<String>,
@@ -162,65 +186,29 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with the options from `config`, speaking through
-    /// `protocol`. A table or thread count that cannot be had falls back to
-    /// the minimum, which is reported (after `uci`, with the other
-    /// configuration errors) and becomes the advertised default; fails only
-    /// when even the minimum cannot be had.
-    pub fn new(mut config: Config, protocol: Arc<dyn Protocol>) -> Result<Engine, String> {
-        let mut options = config.defaults.clone();
+    /// `protocol`. It is built with the least it runs with (the smallest
+    /// table, one search thread, the embedded network, no tables, no log),
+    /// and fails only when even that cannot be had; then the built-in
+    /// defaults and `config`'s values are applied as `setoption` applies
+    /// a value ([`Engine::apply_defaults`]). A value that cannot be had
+    /// keeps the one before it, which becomes the advertised default; what
+    /// went wrong is told after `uci`, with the configuration's errors.
+    pub fn new(config: Config, protocol: Arc<dyn Protocol>) -> Result<Engine, String> {
+        let least = Options {
+            hash_mb: MIN_HASH_MB as usize,
+            ..Options::default()
+        };
         nnue::set_active(None);
-        if !options.eval_file.is_empty() {
-            match Network::load(&options.eval_file) {
-                Ok(network) => nnue::set_active(Some(network)),
-                Err(error) => {
-                    config
-                        .errors
-                        .push(format!("EvalFile: {error}; using the embedded network"));
-                    options.eval_file.clear();
-                    config.defaults.eval_file.clear();
-                }
-            }
-        }
-        if !options.debug_log_file.is_empty()
-            && let Err(error) = debug_log::log_to(&options.debug_log_file)
-        {
-            config.errors.push(format!("Debug Log File: {error}"));
-            options.debug_log_file.clear();
-            config.defaults.debug_log_file.clear();
-        }
-        let tt = match TranspositionTable::new(options.hash_mb) {
-            Ok(tt) => tt,
-            Err(error) => {
-                let minimum = MIN_HASH_MB as usize;
-                config
-                    .errors
-                    .push(format!("Hash: {error}; using {minimum} MB"));
-                options.hash_mb = minimum;
-                config.defaults.hash_mb = minimum;
-                TranspositionTable::new(minimum).map_err(|e| e.to_string())?
-            }
-        };
-        let pool = match ThreadPool::new(options.threads) {
-            Ok(pool) => pool,
-            Err(error) => {
-                config.errors.push(format!(
-                    "Threads: cannot start {} search threads: {error}; using 1",
-                    options.threads
-                ));
-                options.threads = 1;
-                config.defaults.threads = 1;
-                ThreadPool::new(1).map_err(|e| format!("cannot start a search thread: {e}"))?
-            }
-        };
-        let (tablebases, startup_tablebase_report) = Tablebases::load(&options.syzygy_path);
-        let simd_fallback = nnue::check_simd_path(nnue::active());
-        Ok(Engine {
-            options,
+        let tt = TranspositionTable::new(least.hash_mb).map_err(|e| e.to_string())?;
+        let pool = ThreadPool::new(least.threads)
+            .map_err(|e| format!("cannot start a search thread: {e}"))?;
+        let mut engine = Engine {
+            options: least,
             config,
             tt: Arc::new(tt),
-            tablebases: Arc::new(tablebases),
-            startup_tablebase_report,
-            simd_fallback,
+            tablebases: Arc::new(Tablebases::default()),
+            startup_findings: Vec::new(),
+            simd_fallback: None,
             pool,
             game: Game::new(Chess::default()),
             search: None,
@@ -228,7 +216,10 @@ impl Engine {
             task: None,
             protocol,
             strength_seeds: SplitMix64::new(clock_seed()),
-        })
+        };
+        engine.apply_defaults();
+        engine.simd_fallback = nnue::check_simd_path(nnue::active());
+        Ok(engine)
     }
 
     /// Tells the GUI what went wrong (and what the engine did instead).
@@ -239,16 +230,6 @@ impl Engine {
     /// Tells the GUI `text`.
     fn note(&self, text: &str) {
         self.protocol.send(Reply::Note(text));
-    }
-
-    /// Tells the GUI what loading the Syzygy tables found.
-    fn tell(&self, report: &LoadReport) {
-        for problem in &report.problems {
-            self.error(problem);
-        }
-        for note in &report.notes {
-            self.note(note);
-        }
     }
 
     fn castling_mode(&self) -> CastlingMode {
@@ -402,10 +383,16 @@ impl Engine {
             network: nnue::active().identity(),
             simd: crate::simd::Simd::detected().name(),
         });
+        let label = self.config.label();
         for error in &self.config.errors {
-            self.error(&format!("{}: {error}", self.config.label()));
+            self.error(&format!("{label}: {error}"));
         }
-        self.tell(&self.startup_tablebase_report);
+        for (_, finding) in &self.startup_findings {
+            match finding {
+                Finding::Error(error) => self.error(&format!("{label}: {error}")),
+                Finding::Note(note) => self.note(note),
+            }
+        }
         if let Some(fallback) = &self.simd_fallback {
             self.error(fallback);
         }
@@ -455,7 +442,8 @@ impl Engine {
         let tablebase = TbConfig::new(&self.tablebases, self.options.probe_settings());
         let (root_moves, root_tb_hits) = self.rank_by_tablebases(tablebase.as_ref(), root_moves);
         let options = &self.options;
-        let strength = search::chosen_elo(options.limit_strength, options.elo, options.skill_level)
+        let strength = options
+            .playing_elo()
             .map(|elo| Strength::new(elo, self.strength_seeds.next_u64()));
         let game = &self.game;
         let spec = JobSpec {

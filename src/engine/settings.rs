@@ -1,19 +1,25 @@
-//! What a `setoption` does to the engine beyond recording the value: the
-//! options that own a resource (the table's memory, the search threads,
-//! the Syzygy tables, the network) rebuild it here, and refuse while a
-//! search runs when it would pull that resource from under it. Parsing and
-//! validating the value is `options`' job; this file only applies it.
+//! How an option value reaches the engine: by one path, whether it comes
+//! from the built-in defaults and `engine.toml` at start-up
+//! ([`Engine::new`]) or from a `setoption`. [`Engine::apply_option`] gives
+//! the engine a validated value: the options that own a resource (the
+//! table's memory, the search threads, the Syzygy tables, the network, the
+//! debug log) rebuild it here, and a value that cannot be had is not taken:
+//! the one before it stays (at start-up, the built-in default) and the
+//! error says why, in the same words on both paths. `setoption` refuses
+//! while a search runs when the change would pull a resource from under
+//! it. Parsing and validating the value is `options`' job; this file only
+//! applies it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::Engine;
+use super::{Engine, Finding};
 use crate::board::Board;
 use crate::debug_log;
 use crate::nnue::{self, Network};
-use crate::options::{self, Change, MIN_HASH_MB};
+use crate::options::{self, Change, MIN_HASH_MB, Options};
 use crate::search::ThreadPool;
-use crate::tablebase::{LoadReport, Tablebases};
+use crate::tablebase::Tablebases;
 use crate::tt::TranspositionTable;
 
 /// How long a resize waits for the search threads to let go of the old
@@ -55,6 +61,11 @@ impl Engine {
         }
     }
 
+    /// `setoption`: validates the value (a clamped number is said so),
+    /// refuses a change that needs the engine idle while a search runs,
+    /// and applies the value, telling the GUI at once what applying it
+    /// found. What start-up found about the option is forgotten: a later
+    /// `uci` no longer repeats it.
     pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
         #[cfg(feature = "tuning")]
         if let Some(set) = crate::search::tunables::set_from_text(name.trim(), value) {
@@ -77,10 +88,40 @@ impl Engine {
         if let Some(note) = &parsed.note {
             self.error(note);
         }
-        match parsed.change {
+        let id = parsed.change.id();
+        self.startup_findings.retain(|(about, _)| *about != id);
+        for finding in self.apply_option(parsed.change) {
+            self.protocol.send(finding.reply());
+        }
+    }
+
+    /// Applies the built-in defaults, then the values `engine.toml` sets,
+    /// to an engine built with the least it runs with ([`Engine::new`]),
+    /// each as a `setoption` would; keeps what applying them found, to be
+    /// told after `uci`, and advertises the values taken as the defaults.
+    pub(super) fn apply_defaults(&mut self) {
+        let built_in = Options::default();
+        let mut changes = built_in.changes_from(&self.options);
+        changes.extend(self.config.defaults.changes_from(&built_in));
+        for change in changes {
+            let id = change.id();
+            let found = self.apply_option(change);
+            self.startup_findings
+                .extend(found.into_iter().map(|finding| (id, finding)));
+        }
+        self.config.defaults = self.options.clone();
+    }
+
+    /// Gives the engine the option value `change`, rebuilding the resource
+    /// the option owns, and records it; the one place where a value takes
+    /// effect. A value that cannot be had is not recorded: the one before
+    /// it stays, and the error says why. Returns what there is to tell.
+    pub(super) fn apply_option(&mut self, change: Change) -> Vec<Finding> {
+        let mut found = Vec::new();
+        match change {
             Change::Hash(mb) if mb != self.options.hash_mb => {
                 if let Err(error) = self.resize_table(mb) {
-                    return self.error(&error);
+                    return vec![Finding::Error(format!("Hash: {error}"))];
                 }
             }
             Change::Threads(n) if n != self.options.threads => {
@@ -89,22 +130,25 @@ impl Engine {
                 self.pool = match ThreadPool::new(n) {
                     Ok(pool) => pool,
                     Err(error) => {
-                        return self.error(&format!("cannot start {n} threads: {error}"));
+                        let kept = self.options.threads;
+                        return vec![Finding::Error(format!(
+                            "Threads: cannot start {n} search threads: {error}; keeping {kept}"
+                        ))];
                     }
                 };
             }
             Change::ClearHash(_) => self.tt.clear(),
             Change::DebugLogFile(ref path) => {
                 if let Err(error) = debug_log::log_to(path) {
-                    return self.error(&format!("Debug Log File: {error}"));
+                    return vec![Finding::Error(format!("Debug Log File: {error}"))];
                 }
             }
             // A running search keeps the tables it started with.
             Change::SyzygyPath(ref path) => {
                 let (tablebases, report) = Tablebases::load(path);
                 self.tablebases = Arc::new(tablebases);
-                self.startup_tablebase_report = LoadReport::default();
-                self.tell(&report);
+                found.extend(report.problems.into_iter().map(Finding::Error));
+                found.extend(report.notes.into_iter().map(Finding::Note));
             }
             Change::EvalFile(ref path) if *path != self.options.eval_file => {
                 if path.is_empty() {
@@ -113,12 +157,13 @@ impl Engine {
                     match Network::load(path) {
                         Ok(network) => nnue::set_active(Some(network)),
                         Err(error) => {
-                            return self
-                                .error(&format!("EvalFile: {error}; keeping the current network"));
+                            return vec![Finding::Error(format!(
+                                "EvalFile: {error}; keeping the current network"
+                            ))];
                         }
                     }
                 }
-                self.note(&format!(
+                found.push(Finding::Note(format!(
                     "EvalFile: evaluating with {} (network {})",
                     if path.is_empty() {
                         "the embedded network"
@@ -126,7 +171,7 @@ impl Engine {
                         path
                     },
                     nnue::active().identity()
-                ));
+                )));
                 // The position's accumulator and the table's static
                 // evaluations belong to the old network.
                 self.game.board = Board::new(self.game.board.pos().clone());
@@ -134,7 +179,8 @@ impl Engine {
             }
             _ => {}
         }
-        self.options.apply(parsed.change);
+        self.options.apply(change);
+        found
     }
 }
 

@@ -75,7 +75,8 @@ pub use limits::Limits;
 pub use pool::ThreadPool;
 pub use report::{Iteration, Reporter, Silent};
 pub use result::ThreadResult;
-pub use strength::{Strength, chosen_elo};
+pub use strength::Strength;
+pub(crate) use strength::{MAX_ELO, MIN_ELO};
 pub use time::TimeBudget;
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
-//! Playing strength a person can choose: `UCI_LimitStrength` and `UCI_Elo`,
-//! or Stockfish's `Skill Level` (0 to 20), which programs such as
-//! lichess-bot set by name. A level below 20 plays at the rating Stockfish
-//! 15.1 gives it ([`elo_of_skill_level`]); `UCI_LimitStrength` takes
-//! precedence, as in Stockfish ([`chosen_elo`]).
+//! Playing at a chosen rating. The search gets the rating as a plain
+//! number: which one the options ask for (`UCI_LimitStrength` and
+//! `UCI_Elo`, or Stockfish's `Skill Level`) is the options' to say
+//! (`Options::playing_elo`).
 //!
 //! A rating becomes two handicaps, both heavier as the rating falls:
 //!
@@ -29,12 +28,13 @@
 //! the constants were calibrated by matches (the README's table).
 
 use super::limits::Limits;
-use crate::options;
 use crate::rng::SplitMix64;
 
-/// The lowest and highest rating offered ([`crate::options`]'s range).
-const MIN_ELO: i32 = options::MIN_ELO as i32;
-const MAX_ELO: i32 = options::MAX_ELO as i32;
+/// The lowest and highest rating the handicaps are calibrated for:
+/// Stockfish 15.1's `UCI_Elo` range, which the `UCI_Elo` option offers
+/// (the engine checks at compile time that the two agree).
+pub(crate) const MIN_ELO: i32 = 1350;
+pub(crate) const MAX_ELO: i32 = 2850;
 
 /// The node budget at [`MIN_ELO`] ...
 const NODES_AT_MIN_ELO: f64 = 85.0;
@@ -52,36 +52,6 @@ const TEMPERATURE_AT_MIN_ELO: f64 = 30.0;
 /// highest one offered: even at [`MAX_ELO`] the choice is not quite exact.
 const EXACT_PLAY_ELO: f64 = 3000.0;
 const _: () = assert!((MAX_ELO as f64) < EXACT_PLAY_ELO);
-
-/// Stockfish 15.1's link between `UCI_Elo` and `Skill Level`: it turns
-/// a rating into the level `((elo − 1346.6) / 143.4)^(1 / 0.806)`; a level
-/// is played here at that formula's inverse.
-const SKILL_ELO_AT_LEVEL_ZERO: f64 = 1346.6;
-const SKILL_ELO_SCALE: f64 = 143.4;
-const SKILL_LEVEL_EXPONENT: f64 = 0.806;
-/// The level that is full strength.
-const MAX_SKILL_LEVEL: i32 = options::MAX_SKILL_LEVEL as i32;
-
-/// The rating `Skill Level` `level` plays at (clamped into the offered
-/// range); the highest level is full strength and has none.
-fn elo_of_skill_level(level: i32) -> Option<i32> {
-    (level < MAX_SKILL_LEVEL).then(|| {
-        let level = f64::from(level.max(0));
-        let elo = SKILL_ELO_AT_LEVEL_ZERO + SKILL_ELO_SCALE * level.powf(SKILL_LEVEL_EXPONENT);
-        (elo.round() as i32).clamp(MIN_ELO, MAX_ELO)
-    })
-}
-
-/// The rating to play at under these options, or `None` for full
-/// strength: `UCI_Elo` under `UCI_LimitStrength`, else the rating of a
-/// `Skill Level` below the highest.
-pub fn chosen_elo(limit_strength: bool, elo: i32, skill_level: i32) -> Option<i32> {
-    if limit_strength {
-        Some(elo)
-    } else {
-        elo_of_skill_level(skill_level)
-    }
-}
 
 /// A chosen playing strength, for one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,23 +135,6 @@ impl Strength {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn skill_levels_play_at_stockfishs_ratings_and_limit_strength_comes_first() {
-        // Stockfish 15.1 turns UCI_Elo 1350 into level 0 and 2264 into
-        // level 10 (((2264 - 1346.6) / 143.4)^(1 / 0.806) = 10.0).
-        assert_eq!(elo_of_skill_level(0), Some(MIN_ELO));
-        assert_eq!(elo_of_skill_level(10), Some(2264));
-        assert_eq!(elo_of_skill_level(19), Some(MAX_ELO));
-        assert_eq!(elo_of_skill_level(MAX_SKILL_LEVEL), None);
-        let ratings: Vec<i32> = (0..MAX_SKILL_LEVEL)
-            .filter_map(elo_of_skill_level)
-            .collect();
-        assert!(ratings.windows(2).all(|pair| pair[0] <= pair[1]));
-        assert_eq!(chosen_elo(false, 2000, MAX_SKILL_LEVEL), None);
-        assert_eq!(chosen_elo(false, 2000, 0), Some(MIN_ELO));
-        assert_eq!(chosen_elo(true, 2000, 0), Some(2000));
-    }
 
     #[test]
     fn the_budget_grows_with_the_rating_and_the_range_is_clamped() {

@@ -93,9 +93,15 @@ impl Engine {
     /// `megabytes` (the shell's `ulimit -v`), so that an allocation beyond
     /// it fails on every machine, whatever its memory and overcommit rules.
     pub fn start_with_address_space_limit(megabytes: u64) -> Engine {
+        Engine::start_with_address_space_limit_and_config(megabytes, empty_config())
+    }
+
+    /// [`Engine::start_with_address_space_limit`] with the option defaults
+    /// of the config file at `config`.
+    pub fn start_with_address_space_limit_and_config(megabytes: u64, config: &str) -> Engine {
         let script = format!("ulimit -v {} && exec \"$0\" \"$@\"", megabytes * 1024);
         Engine::spawn(
-            Command::new("sh").args(["-c", &script, BIN, "--config", empty_config()]),
+            Command::new("sh").args(["-c", &script, BIN, "--config", config]),
             &[],
         )
     }
