@@ -18,12 +18,14 @@
 //! x86-64 processor.
 
 mod accumulator;
+mod format;
 mod kernels;
 mod network;
 
 pub(crate) use accumulator::Accumulator;
+pub use format::QuantisedNetwork;
 pub(crate) use kernels::check_simd_path;
-pub use network::{Network, QuantisedNetwork};
+pub use network::Network;
 pub(crate) use network::{active, set_active};
 
 use shakmaty::{Chess, Color, Piece, Position, Square};

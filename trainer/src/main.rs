@@ -13,7 +13,8 @@
 //! scale if asked (`--sigmoid-scale fit`, on the training positions), then
 //! per epoch shuffle the training set (with `--mirror`, two passes, every
 //! position once each way), train, measure, report one line on stderr and
-//! write `epoch-N.nnue` (the engine's format) and `epoch-N.f32` (a float
+//! write `epoch-N.nnue` (the engine's format, with the header that says
+//! the network's shape: format 2) and `epoch-N.f32` (a float
 //! checkpoint with the optimiser's state, for `--resume`); at the end
 //! `final.nnue`. The arithmetic lives in the modules below.
 //!
@@ -338,8 +339,30 @@ fn load_network(path: &Path) -> Result<FloatNetwork, String> {
     Ok(FloatNetwork::dequantise(&quantised))
 }
 
-/// Writes `network` quantised, in the engine's format.
+/// Writes `network` quantised, in the engine's format (its newest header).
 fn save_network(network: &FloatNetwork, path: &Path) -> Result<(), String> {
     std::fs::write(path, network.quantise().to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rookery::nnue::Network;
+
+    #[test]
+    fn a_written_network_has_the_shape_header_and_loads_in_the_engine_and_back() {
+        const FORMAT_2_MARK_AND_VERSION: [u8; 6] = [0, 0, 0, 0, 2, 0];
+        let network = FloatNetwork::initial(11);
+        let file = format!("rookery-trainer-{}.nnue", std::process::id());
+        let path = std::env::temp_dir().join(file);
+        save_network(&network, &path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let loaded = load_network(&path);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(bytes[..4], *b"RKNN");
+        assert_eq!(bytes[4..10], FORMAT_2_MARK_AND_VERSION);
+        assert!(Network::from_bytes(&bytes).is_ok());
+        assert_eq!(loaded.unwrap().quantise(), network.quantise());
+    }
 }
