@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Compare the speed of engine builds on `rookery bench`.
+"""Compare the speed of engine builds, or networks, on `rookery bench`.
 
     python3 scripts/bench_ab.py OLD NEW [MORE...] --runs 9
+    python3 scripts/bench_ab.py ENGINE 'ENGINE --eval-file DIR/final.nnue' --cpu-time
 
-Runs `ENGINE bench` for every binary in turn, `--runs` rounds, so that a
+Runs `ENGINE bench` for every entry in turn, `--runs` rounds, so that a
 slow spell of the machine hits all of them alike, pinned to one core with
-`taskset` where it exists. Prints each binary's node count (a change meant
-to be speed only must keep it), median and best nodes per second, and the
-change of each against the first. On a shared or virtual machine single
-runs scatter by several per cent: compare medians over many rounds.
+`taskset` where it exists. An entry is a binary, with bench's own
+arguments after it in the same quoted word where it has any (a network
+file: `--eval-file`). Prints each entry's node count (a change meant to
+be speed only must keep it), median and best nodes per second, the change
+of its median against the first's, and the median of its ratios to the
+first run by run (each round a pair: the figure to quote for a network's
+cost in speed). On a shared or virtual machine single runs scatter by
+several per cent: compare medians over many rounds.
 
 With `--cpu-time` the speed is nodes per second of the process's own CPU
 time (user + system, from the operating system's accounting of the child)
@@ -20,6 +25,7 @@ matches stays fair (`bench` searches on one thread).
 import argparse
 import re
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -33,9 +39,15 @@ def children_cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
+def bench_command(entry):
+    """The command line of an entry: its binary, `bench`, its arguments."""
+    binary, *arguments = shlex.split(entry)
+    return [binary, "bench", *arguments]
+
+
 def bench(engine, core, cpu_time):
     """The node count and nodes per second of one `bench` run."""
-    command = [engine, "bench"]
+    command = bench_command(engine)
     if core is not None and shutil.which("taskset"):
         command = ["taskset", "-c", str(core)] + command
     cpu_before = children_cpu_seconds()
@@ -51,7 +63,11 @@ def bench(engine, core, cpu_time):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("engines", nargs="+", help="engine binaries; the first is the baseline")
+    p.add_argument(
+        "engines",
+        nargs="+",
+        help="engine binaries, each with bench arguments if any; the first is the baseline",
+    )
     p.add_argument("--runs", type=int, default=9, help="rounds over all binaries")
     p.add_argument("--core", type=int, default=1, help="core to pin to (-1: do not pin)")
     p.add_argument(
@@ -64,11 +80,13 @@ def main():
 
     nodes = {engine: set() for engine in args.engines}
     nps = {engine: [] for engine in args.engines}
+    ratios = {engine: [] for engine in args.engines}
     for _ in range(args.runs):
         for engine in args.engines:
             count, speed = bench(engine, core, args.cpu_time)
             nodes[engine].add(count)
             nps[engine].append(speed)
+            ratios[engine].append(speed / nps[args.engines[0]][-1])
 
     base = statistics.median(nps[args.engines[0]])
     for engine in args.engines:
@@ -76,7 +94,8 @@ def main():
         counts = ", ".join(str(n) for n in sorted(nodes[engine]))
         print(
             f"{engine}: bench {counts} nodes, median {median:,.0f} nps, "
-            f"best {max(nps[engine]):,} nps ({(median / base - 1) * 100:+.1f}% median)"
+            f"best {max(nps[engine]):,} nps ({(median / base - 1) * 100:+.1f}% median, "
+            f"median paired ratio {statistics.median(ratios[engine]):.3f})"
         )
 
 

@@ -71,6 +71,18 @@ impl Config {
         self.source.as_deref().unwrap_or(NO_FILE)
     }
 
+    /// The network file the config names (`EvalFile`), if any: what a
+    /// tool outside the UCI loop (`rookery bench`) takes from it. Such a
+    /// tool has no GUI to tell of a broken config and go on, so any error
+    /// of the config is returned instead, after the file's name.
+    pub fn eval_file(&self) -> Result<Option<&str>, String> {
+        if !self.errors.is_empty() {
+            return Err(format!("{}: {}", self.label(), self.errors.join("; ")));
+        }
+        let path = self.defaults.eval_file.as_str();
+        Ok((!path.is_empty()).then_some(path))
+    }
+
     /// `config`, read (or not) from the file at `path`: its errors are
     /// labelled with the path, and logged.
     fn from_file(path: &Path, config: Config) -> Config {
@@ -174,6 +186,16 @@ mod tests {
         let config = Config::parse("SyzygyPath = 3\nHash = \"64\"\n");
         assert_eq!(config.errors.len(), 2, "{:?}", config.errors);
         assert_eq!(config.defaults, Options::default());
+    }
+
+    #[test]
+    fn tools_take_the_network_file_of_a_config_that_reads_cleanly() {
+        assert_eq!(Config::default().eval_file(), Ok(None));
+        let config = Config::parse("EvalFile = \"nets/candidate.nnue\"\n");
+        assert_eq!(config.eval_file(), Ok(Some("nets/candidate.nnue")));
+        let broken = Config::from_file(Path::new("x.toml"), Config::parse("Hash = = 3"));
+        let error = broken.eval_file().unwrap_err();
+        assert!(error.starts_with("x.toml: not valid TOML"), "{error}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 mod cli;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -24,7 +24,7 @@ use clap::{Parser, Subcommand};
 )]
 struct CommandLine {
     /// Read option defaults from this TOML file instead of the
-    /// engine.toml beside the executable.
+    /// engine.toml beside the executable (bench takes its EvalFile).
     #[arg(long, value_name = "PATH", global = true)]
     config: Option<PathBuf>,
 
@@ -37,6 +37,8 @@ struct CommandLine {
 enum Tool {
     /// Search the fixed bench positions at a fixed depth (1 thread, 16 MB)
     /// and print `N nodes N nps`: the node count identifies the search.
+    /// The network is --eval-file's, else the config's EvalFile, else the
+    /// embedded one; the first line names it.
     Bench(cli::bench::Args),
     /// Count the leaf nodes of the legal move tree (checks move generation).
     Perft(cli::perft::Args),
@@ -67,9 +69,10 @@ enum Tool {
 }
 
 impl Tool {
-    fn run(self) -> cli::Outcome {
+    /// Runs the subcommand; `config` is the `--config` file, if given.
+    fn run(self, config: Option<&Path>) -> cli::Outcome {
         match self {
-            Tool::Bench(args) => cli::bench::run(args),
+            Tool::Bench(args) => cli::bench::run(args, config),
             Tool::Perft(args) => cli::perft::run(args),
             Tool::Datagen(args) => cli::datagen::run(args),
             Tool::Dataclose(args) => cli::dataclose::run(args),
@@ -88,6 +91,6 @@ fn main() -> ExitCode {
     let command_line = CommandLine::parse();
     cli::exit(match command_line.command {
         None => cli::engine::run(command_line.config.as_deref()),
-        Some(tool) => tool.run(),
+        Some(tool) => tool.run(command_line.config.as_deref()),
     })
 }

@@ -1,9 +1,16 @@
 //! `rookery bench`: the fixed bench positions searched at a fixed depth,
 //! each position's line and then `N nodes N nps`; the node count
-//! identifies the search.
+//! identifies the search. It evaluates with the network the engine would
+//! start with (the config's `EvalFile`, or the embedded one) unless
+//! `--eval-file` names another, and a file it cannot use fails it: a
+//! bench of another network than the one asked for would mislead. The
+//! first line names the network that ran.
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use rookery::config::Config;
+use rookery::nnue;
 use rookery::tools::bench;
 
 use super::{Failure, Outcome};
@@ -19,9 +26,27 @@ pub(crate) struct Args {
     /// Search threads (measuring only: several make the count vary).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Evaluate with this network file instead of the config's EvalFile
+    /// or the embedded network.
+    #[arg(long, value_name = "PATH")]
+    eval_file: Option<String>,
 }
 
-pub(crate) fn run(args: Args) -> Outcome {
+/// Runs the bench with `args`, the network chosen as `config` (the
+/// `--config` file, or the `engine.toml` beside the executable) says
+/// when `args` does not.
+pub(crate) fn run(args: Args, config: Option<&Path>) -> Outcome {
+    let network = match args.eval_file {
+        Some(path) => Some(("--eval-file", path)),
+        None => Config::load(config)
+            .eval_file()
+            .map_err(|error| Failure::of("bench", error))?
+            .map(|path| ("the config's EvalFile", path.to_string())),
+    };
+    if let Some((source, path)) = network {
+        nnue::activate_file(&path)
+            .map_err(|error| Failure::of("bench", format!("{source}: {error}")))?;
+    }
     let settings = bench::Settings {
         depth: args.depth.max(1),
         hash_mb: args.hash.max(1),

@@ -25,7 +25,7 @@ mod network;
 pub(crate) use accumulator::Accumulator;
 pub use format::QuantisedNetwork;
 pub(crate) use kernels::check_simd_path;
-pub use network::Network;
+pub use network::{Network, activate_file};
 pub(crate) use network::{active, set_active};
 
 use shakmaty::{Chess, Color, Piece, Position, Square};

@@ -3,11 +3,12 @@
 //! layout is `format.rs`'s.
 //!
 //! The active network is a `&'static Network`: the one embedded in the
-//! binary, or one loaded from `EvalFile`, leaked so that every board can
-//! hold a plain reference (no reference count touched at every node by
-//! every thread). A load happens only at start-up
-//! (`engine.toml`) or on a user's `setoption`, and re-sending the same path
-//! loads nothing, so the leak is bounded by what the user does.
+//! binary, or one loaded from `EvalFile` (or `bench --eval-file`), leaked
+//! so that every board can hold a plain reference (no reference count
+//! touched at every node by every thread). A load happens only at start-up
+//! (`engine.toml`, `bench --eval-file`) or on a user's `setoption`, and
+//! re-sending the same path loads nothing, so the leak is bounded by what
+//! the user does.
 
 use std::sync::{LazyLock, RwLock};
 
@@ -168,6 +169,14 @@ pub(crate) fn set_active(network: Option<Network>) {
     *ACTIVE
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner()) = leaked;
+}
+
+/// Makes the network in the file at `path` the active one, for a tool
+/// run outside the UCI loop (`rookery bench --eval-file`); when the file
+/// cannot be used the active network stays, and the reason names the file.
+pub fn activate_file(path: &str) -> Result<(), String> {
+    set_active(Some(Network::load(path)?));
+    Ok(())
 }
 
 #[cfg(test)]

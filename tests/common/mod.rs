@@ -21,7 +21,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 pub const BIN: &str = env!("CARGO_BIN_EXE_rookery");
 
 /// An empty config file: the built-in option defaults.
-fn empty_config() -> &'static str {
+pub fn empty_config() -> &'static str {
     let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/empty-engine.toml");
     std::fs::write(path, "").expect("the empty config file");
     path

@@ -21,8 +21,8 @@ use std::time::Duration;
 
 use common::{
     Engine, PROMPT, SEARCH, assert_legal_bestmove, assert_pvs_legal, command, deepest_depth,
-    errors, fen_of, info_number, last_score, parse_fen, parse_move, position, read_data, run_tool,
-    run_tool_with_env, the_bestmove,
+    empty_config, errors, fen_of, info_number, last_score, parse_fen, parse_move, position,
+    read_data, run_tool, run_tool_with_env, the_bestmove,
 };
 use shakmaty::{CastlingMode, Chess, Position};
 

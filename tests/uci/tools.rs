@@ -1,7 +1,12 @@
 //! The command-line tools (`bench`, `perft`, also inside the UCI loop) and
 //! the `engine.toml` config file.
 
+use sha2::{Digest, Sha256};
+
 use super::*;
+
+/// The network shipped in the binary, as a file.
+const SHIPPED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/networks/default.nnue");
 
 /// The node count of `rookery bench <depth>`, checking the output format.
 fn bench_nodes(depth: &str) -> u64 {
@@ -11,7 +16,19 @@ fn bench_nodes(depth: &str) -> u64 {
 /// The output of `rookery bench <depth>` run with `env`, and its node
 /// count, checking the output format.
 fn bench_lines(depth: &str, env: &[(&str, &str)]) -> (Vec<String>, u64) {
-    let (status, lines) = run_tool_with_env(&["bench", depth], env, SEARCH);
+    bench_run(&["bench", depth], env)
+}
+
+/// The output of `rookery <args>` (a bench) run with `env`, and its node
+/// count, checking the output format. Without `--config` in `args` it
+/// reads an empty one, so that an `engine.toml` beside the binary under
+/// test changes nothing.
+fn bench_run(args: &[&str], env: &[(&str, &str)]) -> (Vec<String>, u64) {
+    let mut args = args.to_vec();
+    if !args.contains(&"--config") {
+        args.splice(0..0, ["--config", empty_config()]);
+    }
+    let (status, lines) = run_tool_with_env(&args, env, SEARCH);
     assert!(status.success(), "bench exit {status:?}: {lines:#?}");
     let last = lines.last().expect("bench prints lines");
     let tokens: Vec<&str> = last.split(' ').collect();
@@ -48,6 +65,83 @@ fn bench_names_its_simd_path_and_the_plain_path_searches_the_same_tree() {
     );
     assert!(plain_lines[0].ends_with(", simd plain"), "{plain_lines:#?}");
     assert_eq!(nodes, plain_nodes);
+}
+
+/// A network file of other weights than the shipped one (its output bias
+/// at the least), in the test scratch folder, and its name.
+fn other_network(name: &str) -> (String, String) {
+    let mut bytes = std::fs::read(SHIPPED).unwrap();
+    let bias = bytes.len() - 2;
+    bytes[bias..].copy_from_slice(&(-3000i16).to_le_bytes());
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, &bytes).unwrap();
+    let digest = Sha256::digest(&bytes);
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    (path.to_str().unwrap().to_string(), hex[..12].to_string())
+}
+
+/// The network a bench's first line names.
+fn benched_network(lines: &[String]) -> &str {
+    lines[0]
+        .strip_prefix("network ")
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("no network in the first line: {lines:#?}"))
+}
+
+/// The exit status and stderr of `rookery <args>`, a run that ends at once.
+fn failed_run(args: &[&str]) -> String {
+    let output = std::process::Command::new(common::BIN)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "rookery {args:?} succeeded");
+    String::from_utf8(output.stderr).unwrap()
+}
+
+#[test]
+fn bench_evaluates_with_the_network_file_asked_for_and_names_it() {
+    let (lines, embedded_nodes) = bench_run(&["bench", "4"], &[]);
+    assert_eq!(benched_network(&lines), "a37d2c5ff891");
+    let (other, other_name) = other_network("bench-other.nnue");
+
+    let (lines, nodes) = bench_run(&["bench", "4", "--eval-file", &other], &[]);
+    assert_eq!(benched_network(&lines), other_name, "{lines:#?}");
+    assert_ne!(nodes, embedded_nodes, "the other network searched alike");
+
+    // A config's EvalFile is the network the engine starts with, and so
+    // the one bench runs; --eval-file takes precedence over it.
+    let config = config_file("bench-other.toml", &format!("EvalFile = \"{other}\"\n"));
+    let (lines, config_nodes) = bench_run(&["--config", &config, "bench", "4"], &[]);
+    assert_eq!(benched_network(&lines), other_name, "{lines:#?}");
+    assert_eq!(config_nodes, nodes);
+    let (lines, _) = bench_run(
+        &["--config", &config, "bench", "1", "--eval-file", SHIPPED],
+        &[],
+    );
+    assert_eq!(benched_network(&lines), "a37d2c5ff891");
+}
+
+#[test]
+fn bench_refuses_a_network_file_it_cannot_use_naming_it() {
+    let cut = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-cut.nnue");
+    std::fs::write(&cut, &std::fs::read(SHIPPED).unwrap()[..1000]).unwrap();
+    let cut = cut.to_str().unwrap();
+    let stderr = failed_run(&["bench", "1", "--eval-file", cut]);
+    assert!(
+        stderr.starts_with("rookery: bench: --eval-file: ") && stderr.contains(cut),
+        "{stderr}"
+    );
+    let config = config_file("bench-cut.toml", &format!("EvalFile = \"{cut}\"\n"));
+    let stderr = failed_run(&["--config", &config, "bench", "1"]);
+    assert!(
+        stderr.contains("the config's EvalFile") && stderr.contains(cut),
+        "{stderr}"
+    );
+    // A config that cannot be read might have named a network: no bench.
+    let broken = config_file("bench-broken.toml", "EvalFile = = 3\n");
+    let stderr = failed_run(&["--config", &broken, "bench", "1"]);
+    assert!(stderr.contains(&broken), "{stderr}");
 }
 
 #[test]
@@ -106,11 +200,37 @@ fn perft_and_bench_inside_the_uci_loop() {
         out.extend(engine.wait_for("info string ", SEARCH));
     }
     assert_no_bestmove(&out, "after bench");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string network a37d2c5ff891, simd ")),
+        "{out:#?}"
+    );
     // Neither changed the position.
     assert_eq!(
         engine_fen(&mut engine),
         fen_of(&position(None, &["e2e4"], STD))
     );
+}
+
+#[test]
+fn bench_inside_the_uci_loop_evaluates_with_the_active_network() {
+    let (other, other_name) = other_network("uci-bench-other.nnue");
+    let mut engine = engine();
+    let out = command(
+        &mut engine,
+        &format!("setoption name EvalFile value {other}"),
+    );
+    assert!(errors(&out).is_empty(), "{out:#?}");
+    for (depth, network) in [("2", other_name.as_str()), ("1", "a37d2c5ff891")] {
+        engine.send(&format!("bench {depth}"));
+        let mut out: Vec<String> = Vec::new();
+        while !out.last().is_some_and(|line| line.ends_with(" nps")) {
+            out.extend(engine.wait_for("info string ", SEARCH));
+        }
+        let named = format!("info string network {network}, simd ");
+        assert!(out.iter().any(|l| l.starts_with(&named)), "{out:#?}");
+        command(&mut engine, "setoption name EvalFile value <empty>");
+    }
 }
 
 #[test]
