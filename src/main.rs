@@ -108,11 +108,13 @@ enum Tool {
     },
     /// Close the open chunks (.bin.part) of a stopped datagen run as they
     /// stand: each part's whole games become its finished .bin.xz file
-    /// (fewer games than a full chunk), so none of them is lost; a later
-    /// run with the seed skips those chunks. Only while no datagen writes
-    /// into DIR.
+    /// (fewer games than a full chunk, with the trailer that says so), so
+    /// none of them is lost; a later run with the seed skips those chunks.
+    /// Given a file instead (an interrupted `datagen --output` run's), its
+    /// whole games get their trailer in place. Only while no datagen writes
+    /// there.
     Dataclose {
-        /// The folder of the chunks (datagen's --chunk-dir).
+        /// The folder of the chunks (datagen's --chunk-dir), or a file.
         dir: PathBuf,
     },
     /// Print the search's tunables as OpenBench SPSA input lines
@@ -120,7 +122,9 @@ enum Tool {
     /// `--features tuning` takes them as UCI options.
     Tunables,
     /// Write the training positions of game files as text lines
-    /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout.
+    /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout. A
+    /// file cut short is an error, and so is one of a format version
+    /// without a trailer unless a manifest row above it vouches for it.
     Datatext {
         /// Game files written by `datagen` (`.xz` files are decompressed).
         #[arg(required = true)]
@@ -141,10 +145,12 @@ enum Tool {
         files: Vec<PathBuf>,
     },
     /// Add a row to DIR/manifest.tsv for every finished game file under
-    /// DIR it does not list yet (with --check: verify every listed file's
-    /// size and SHA-256 instead).
+    /// DIR it does not list yet (each must read to its trailer), or with
+    /// --check hold the manifest and DIR to each other both ways.
     Datamanifest {
-        /// Only check the listed files against their rows.
+        /// Only check: every listed file is there with its row's size,
+        /// SHA-256 and contents (read to the end), and every game file has
+        /// a row.
         #[arg(long)]
         check: bool,
         /// The data folder (data/selfplay in the repository).
@@ -259,13 +265,8 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Tool::Dataclose { dir }) => match datagen::chunks::close_parts(&dir) {
-            Ok(closed) => {
-                for chunk in closed {
-                    println!("{}: {} games", chunk.path.display(), chunk.games);
-                }
-                ExitCode::SUCCESS
-            }
+        Some(Tool::Dataclose { dir }) => match close(&dir) {
+            Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
                 eprintln!("rookery: dataclose: {error}");
                 ExitCode::FAILURE
@@ -290,6 +291,21 @@ fn main() -> ExitCode {
             files,
         }) => match datagen::convert::convert(&files, &output, &notes) {
             Ok(converted) => {
+                for input in &converted.without_trailer {
+                    match datagen::manifest::vouching_row(input) {
+                        Ok(Some(_)) => {}
+                        Ok(None) => eprintln!(
+                            "rookery: dataconvert: note: {} has no trailer and no manifest row \
+                             vouches for it: if it was cut at a game's end, so is {}",
+                            input.display(),
+                            output.display()
+                        ),
+                        Err(error) => {
+                            eprintln!("rookery: dataconvert: {error}");
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
                 println!(
                     "{}: {} games, {} bytes",
                     output.display(),
@@ -313,13 +329,45 @@ fn main() -> ExitCode {
     }
 }
 
+/// Closes the open chunks of the folder `path`, or the open file `path`,
+/// and says what it closed.
+fn close(path: &std::path::Path) -> std::io::Result<()> {
+    if path.is_file() {
+        match datagen::chunks::close_file(path)? {
+            Some(games) => println!("{}: {games} games", path.display()),
+            None => println!("{}: closed already", path.display()),
+        }
+        return Ok(());
+    }
+    for chunk in datagen::chunks::close_parts(path)? {
+        println!("{}: {} games", chunk.path.display(), chunk.games);
+    }
+    Ok(())
+}
+
 /// Adds the new files of `dir` to its manifest and prints their rows, or
-/// with `check` verifies every listed file.
+/// with `check` holds the manifest and the folder to each other (an error
+/// listing every fault).
 fn update_manifest(dir: &std::path::Path, check: bool) -> std::io::Result<()> {
     use datagen::manifest;
     if check {
-        let paths = manifest::verified_paths(&dir.join(manifest::MANIFEST_NAME))?;
-        println!("{} files match the manifest", paths.len());
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let checked = manifest::check(dir, threads)?;
+        if !checked.faults.is_empty() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{} does not agree with {}:\n  {}",
+                    dir.join(manifest::MANIFEST_NAME).display(),
+                    dir.display(),
+                    checked.faults.join("\n  ")
+                ),
+            ));
+        }
+        println!(
+            "{} files match the manifest: size, SHA-256 and contents; no game file without a row",
+            checked.files
+        );
         return Ok(());
     }
     for entry in manifest::add_new_files(dir)? {
@@ -335,12 +383,37 @@ fn update_manifest(dir: &std::path::Path, check: bool) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Prints the training positions of every game in `files` as text.
+/// Prints the training positions of every game in `files` as text. A file
+/// without a trailer is read only when a manifest row vouches for it (said
+/// on stderr); one that nothing vouches for is an error before any of its
+/// lines.
 fn write_text(files: &[PathBuf]) -> std::io::Result<()> {
+    use datagen::manifest::{Vouch, vouch_for_end};
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for path in files {
         let mut games = open_game_file(path)?;
+        match vouch_for_end(path, &games)? {
+            Vouch::Trailer => {}
+            Vouch::Row(manifest) => eprintln!(
+                "rookery: datatext: {} has no trailer (format version {}); its end is vouched \
+                 for by its row in {} (size and SHA-256)",
+                path.display(),
+                games.version(),
+                manifest.display()
+            ),
+            Vouch::Nothing => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "{}: format version {} has no trailer and no manifest row vouches for \
+                         it, so nothing shows it was not cut at a game's end",
+                        path.display(),
+                        games.version()
+                    ),
+                ));
+            }
+        }
         while let Some(game) = games.next_game()? {
             for position in game.training_positions() {
                 writeln!(out, "{}", position.to_text())?;
