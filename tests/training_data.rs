@@ -12,6 +12,11 @@
 //! every clone has; the trainer checks the files themselves before it
 //! trains.
 //!
+//! Each shipped network also has a recipe, `networks/recipe-<id>.toml`:
+//! the commit, toolchain, build, threads, seed, flags and data list that
+//! made its bytes, and the SHA-256 they gave. The test of the recipes
+//! holds each to the files it names, and asks one of the shipped network.
+//!
 //! The game files (`data/selfplay/*/`) are in a full clone only: a sparse
 //! one, or the copy `.ci/run` tests, leaves them out (README.md, "Getting
 //! the code"). The test that reads some of them says so in the test output
@@ -22,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 use rookery::tools::datagen::manifest::{self, Contents, Entry};
 use rookery::tools::datagen::record::TRAINING_FILTER_VERSION;
+use sha2::{Digest, Sha256};
 
 const REPOSITORY: &str = env!("CARGO_MANIFEST_DIR");
 /// Where a network's list finds the game files, from `networks/`.
@@ -38,17 +44,7 @@ fn repository_manifest() -> PathBuf {
 
 /// The networks' data lists, `networks/data-*.tsv`, in name order.
 fn data_lists() -> Vec<PathBuf> {
-    let networks = Path::new(REPOSITORY).join("networks");
-    let mut lists: Vec<PathBuf> = std::fs::read_dir(&networks)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| {
-            let name = path.file_name().and_then(|name| name.to_str());
-            name.is_some_and(|name| name.starts_with("data-") && name.ends_with(".tsv"))
-        })
-        .collect();
-    lists.sort();
-    lists
+    network_files("data-", ".tsv")
 }
 
 #[test]
@@ -142,4 +138,93 @@ fn the_game_files_that_are_here_hold_what_their_rows_say() {
              checkout (a sparse clone or the CI copy); a full clone reads them"
         );
     }
+}
+
+/// The files in `networks/` whose names start with `prefix` and end with
+/// `suffix`, in name order.
+fn network_files(prefix: &str, suffix: &str) -> Vec<PathBuf> {
+    let networks = Path::new(REPOSITORY).join("networks");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&networks)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            let name = path.file_name().and_then(|name| name.to_str());
+            name.is_some_and(|name| name.starts_with(prefix) && name.ends_with(suffix))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn the_shipped_network_has_a_recipe_true_to_the_files_it_names() {
+    let shipped = std::fs::read(Path::new(REPOSITORY).join("networks/default.nnue")).unwrap();
+    let shipped: String = Sha256::digest(&shipped)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let mut shipped_has_one = false;
+    for path in network_files("recipe-", ".toml") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let recipe: toml::Table = text.parse().unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let text_of = |key: &str| -> &str {
+            recipe
+                .get(key)
+                .and_then(toml::Value::as_str)
+                .unwrap_or_else(|| panic!("{path:?}: no {key}"))
+        };
+        let number_of = |key: &str| {
+            recipe
+                .get(key)
+                .and_then(toml::Value::as_integer)
+                .unwrap_or_else(|| panic!("{path:?}: no {key}"))
+        };
+        let words_of = |key: &str| -> Vec<&str> {
+            recipe
+                .get(key)
+                .and_then(toml::Value::as_array)
+                .unwrap_or_else(|| panic!("{path:?}: no {key}"))
+                .iter()
+                .map(|word| word.as_str().unwrap())
+                .collect()
+        };
+        let id = text_of("network");
+        let sha256 = text_of("sha256");
+        assert_eq!(path.file_name().unwrap(), &*format!("recipe-{id}.toml"));
+        assert!(sha256.len() == 64 && sha256.starts_with(id), "{path:?}");
+        for key in ["trainer_commit", "rust_toolchain", "build"] {
+            assert!(!text_of(key).is_empty(), "{path:?}: {key}");
+        }
+        let list = manifest::read(&Path::new(REPOSITORY).join(text_of("data_list"))).unwrap();
+        assert_eq!(
+            i64::from(list.filter_version),
+            number_of("training_filter_version")
+        );
+        // The command is the flags, in order, on the data list.
+        let command: Vec<&str> = text_of("command")
+            .split_whitespace()
+            .filter(|word| *word != "\\")
+            .collect();
+        let flags = words_of("flags");
+        assert_eq!(command[1..=flags.len()], flags[..], "{path:?}: the command");
+        assert_eq!(command.last(), Some(&text_of("data_list")));
+        let defaults = words_of("defaults");
+        let every: Vec<&str> = flags.iter().chain(&defaults).copied().collect();
+        for (flag, key) in [("--threads", "threads"), ("--seed", "seed")] {
+            let at = every.iter().position(|word| *word == flag);
+            let value = at.and_then(|at| every.get(at + 1));
+            assert_eq!(
+                value.map(|value| value.parse::<i64>().unwrap()),
+                Some(number_of(key)),
+                "{path:?}: {flag}"
+            );
+        }
+        let retrain = recipe.get("retrain").and_then(|r| r.get("result"));
+        assert!(retrain.and_then(toml::Value::as_str).is_some(), "{path:?}");
+        shipped_has_one |= sha256 == shipped;
+    }
+    assert!(
+        shipped_has_one,
+        "networks/default.nnue (sha256 {shipped}) has no networks/recipe-*.toml"
+    );
 }
