@@ -404,9 +404,17 @@ mod tests {
                 games: 2
             }]
         );
-        assert_eq!(games_of(&finished), (notes, games));
+        assert_eq!(games_of(&finished), (notes.clone(), games));
         assert!(!part.exists() && empty.exists());
         assert!(chunks::close_parts(&dir).unwrap().is_empty());
+        // A finish killed between its rename and the part's removal leaves
+        // the part beside its whole finished file: it goes, and the
+        // finished file stays as it is.
+        let finished_bytes = std::fs::read(&finished).unwrap();
+        std::fs::write(&part, record::file_header(&notes).unwrap()).unwrap();
+        assert!(chunks::close_parts(&dir).unwrap().is_empty());
+        assert!(!part.exists());
+        assert_eq!(std::fs::read(&finished).unwrap(), finished_bytes);
         // A part that is no game file is an error naming it, and leaves
         // nothing behind.
         let broken = dir.join("s7-c00002.bin.part");
