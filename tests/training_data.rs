@@ -17,10 +17,10 @@
 //! made its bytes, and the SHA-256 they gave. The test of the recipes
 //! holds each to the files it names, and asks one of the shipped network.
 //!
-//! The game files (`data/selfplay/*/`) are in a full clone only: a sparse
-//! one, or the copy `.ci/run` tests, leaves them out (README.md, "Getting
-//! the code"). The test that reads some of them says so in the test output
-//! and passes when they are not there.
+//! The game files (`data/selfplay/*/`) are in a full clone only (and in
+//! the copy `.ci/run` tests): a sparse one leaves them out (README.md,
+//! "Getting the code"). The test that reads some of them says so in the
+//! test output and passes when they are not there.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -135,7 +135,7 @@ fn the_game_files_that_are_here_hold_what_their_rows_say() {
         let _ = writeln!(
             std::io::stderr(),
             "training_data: skipped reading the game files: none of data/selfplay/*/ is in this \
-             checkout (a sparse clone or the CI copy); a full clone reads them"
+             checkout (a sparse clone, README.md \"Getting the code\"); a full clone reads them"
         );
     }
 }
