@@ -65,11 +65,13 @@ class Totals:
 
 
 def read_manifest(path: Path) -> dict[str, Totals]:
-    """Each file of the manifest (its path) with its figures."""
+    """Each file of the manifest (its path) with its figures. Lines that
+    start with ``#`` (the training filter's version) are not rows."""
     with open(path, newline="", encoding="utf-8") as file:
+        lines = (line for line in file if not line.startswith("#"))
         return {row["path"]: Totals(int(row["games"]), int(row["training_positions"]),
                                     int(row["bytes"]))
-                for row in csv.DictReader(file, delimiter="\t")}
+                for row in csv.DictReader(lines, delimiter="\t")}
 
 
 def expand_braces(pattern: str) -> list[str]:

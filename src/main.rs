@@ -48,23 +48,27 @@ enum Tool {
     Datagen(cli::datagen::Args),
     /// Close the open chunks (.bin.part) of a stopped datagen run as they
     /// stand: each part's whole games become its finished .bin.xz file
-    /// (fewer games than a full chunk), so none of them is lost; a later
-    /// run with the seed skips those chunks. Only while no datagen writes
-    /// into DIR.
+    /// (fewer games than a full chunk, with the trailer that says so), so
+    /// none of them is lost; a later run with the seed skips those chunks.
+    /// Given a file instead (an interrupted `datagen --output` run's), its
+    /// whole games get their trailer in place. Only while no datagen writes
+    /// there.
     Dataclose(cli::dataclose::Args),
     /// Print the search's tunables as OpenBench SPSA input lines
     /// (`name, int, default, min, max, c_end, r_end`); a build with
     /// `--features tuning` takes them as UCI options.
     Tunables,
     /// Write the training positions of game files as text lines
-    /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout.
+    /// `<FEN> | <score cp, White's view> | <1.0|0.5|0.0>` to stdout. A
+    /// file cut short is an error, and so is one of a format version
+    /// without a trailer unless a manifest row above it vouches for it.
     Datatext(cli::datatext::Args),
     /// Rewrite game files of any format version as one file of the
     /// current (compact) version; xz-compressed when OUTPUT ends in .xz.
     Dataconvert(cli::dataconvert::Args),
     /// Add a row to DIR/manifest.tsv for every finished game file under
-    /// DIR it does not list yet (with --check: verify every listed file's
-    /// size and SHA-256 instead).
+    /// DIR it does not list yet (each must read to its trailer), or with
+    /// --check hold the manifest and DIR to each other both ways.
     Datamanifest(cli::datamanifest::Args),
 }
 

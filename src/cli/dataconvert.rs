@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use rookery::tools::datagen::convert;
+use rookery::tools::datagen::{convert, manifest};
 
 use super::{Failure, Outcome};
 
@@ -24,6 +24,19 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Outcome {
     let converted = convert::convert(&args.files, &args.output, &args.notes)
         .map_err(|error| Failure::of("dataconvert", error))?;
+    for input in &converted.without_trailer {
+        let vouched = manifest::vouching_row(input)
+            .map_err(|error| Failure::of("dataconvert", error))?
+            .is_some();
+        if !vouched {
+            eprintln!(
+                "rookery: dataconvert: note: {} has no trailer and no manifest row vouches for \
+                 it: if it was cut at a game's end, so is {}",
+                input.display(),
+                args.output.display()
+            );
+        }
+    }
     println!(
         "{}: {} games, {} bytes",
         args.output.display(),

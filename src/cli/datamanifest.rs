@@ -9,7 +9,9 @@ use super::{Failure, Outcome};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// Only check the listed files against their rows.
+    /// Only check: every listed file is there with its row's size,
+    /// SHA-256 and contents (read to the end), and every game file has
+    /// a row.
     #[arg(long)]
     check: bool,
     /// The data folder (data/selfplay in the repository).
@@ -21,11 +23,27 @@ pub(crate) fn run(args: Args) -> Outcome {
 }
 
 /// Adds the new files of `dir` to its manifest and prints their rows, or
-/// with `check` verifies every listed file.
+/// with `check` holds the manifest and the folder to each other (an error
+/// listing every fault).
 fn update_manifest(dir: &Path, check: bool) -> std::io::Result<()> {
     if check {
-        let paths = manifest::verified_paths(&dir.join(manifest::MANIFEST_NAME))?;
-        println!("{} files match the manifest", paths.len());
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let checked = manifest::check(dir, threads)?;
+        if !checked.faults.is_empty() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{} does not agree with {}:\n  {}",
+                    dir.join(manifest::MANIFEST_NAME).display(),
+                    dir.display(),
+                    checked.faults.join("\n  ")
+                ),
+            ));
+        }
+        println!(
+            "{} files match the manifest: size, SHA-256 and contents; no game file without a row",
+            checked.files
+        );
         return Ok(());
     }
     for entry in manifest::add_new_files(dir)? {

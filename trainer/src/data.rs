@@ -22,11 +22,17 @@
 //! in file order, with
 //! the library's
 //! `open_game_file`: a file whose name ends in `.xz` (the form of the
-//! repository's `data/selfplay/`) is decompressed as it is read. A data
-//! manifest among the files stands for the files it lists, each checked
-//! against its SHA-256 before any is read ([`expand_manifests`]). A game
-//! whose samples repeat an earlier game's is dropped before the validation
-//! split (see [`load_files`]).
+//! repository's `data/selfplay/`) is decompressed as it is read, and a
+//! file cut short is an error naming it. A data manifest among the files
+//! (a network's data list) stands for the files it lists, each checked
+//! against its SHA-256 before any is read ([`expand_manifests`]), and each
+//! read file's games, plies and training positions against its row: a
+//! list counted under another training filter than this build's is
+//! refused, as is one whose counts this filter does not reproduce, so a
+//! network's data is the positions it was trained on, not only the same
+//! files. A file named alone must end in its trailer (or be vouched for by
+//! a manifest row above it). A game whose samples repeat an earlier
+//! game's is dropped before the validation split (see [`load_files`]).
 //!
 //! Mirroring happens in place, pass by pass ([`prepare_pass`]): an epoch
 //! with mirroring is two passes over the one stored set, every position
@@ -40,8 +46,8 @@ use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
 use rookery::rng::SplitMix64;
-use rookery::tools::datagen::manifest;
-use rookery::tools::datagen::record::{GameResult, open_game_file};
+use rookery::tools::datagen::manifest::{self, Entry, Vouch};
+use rookery::tools::datagen::record::{GameResult, TRAINING_FILTER_VERSION, open_game_file};
 use shakmaty::{Chess, Position};
 
 /// Most pieces a chess position can have.
@@ -154,7 +160,7 @@ struct FileGames {
 /// compared by a 64-bit hash of their samples (two distinct games collide
 /// with odds of about n²/2⁶⁵, negligible); games with no training position
 /// are all kept.
-pub fn load_files(paths: &[PathBuf], threads: usize) -> io::Result<Loaded> {
+pub fn load_files(paths: &[Source], threads: usize) -> io::Result<Loaded> {
     let mut loaded = Loaded {
         samples: Vec::new(),
         games: Vec::new(),
@@ -167,7 +173,7 @@ pub fn load_files(paths: &[PathBuf], threads: usize) -> io::Result<Loaded> {
         let files: Vec<io::Result<FileGames>> = std::thread::scope(|scope| {
             let workers: Vec<_> = batch
                 .iter()
-                .map(|path| scope.spawn(move || load_file(path)))
+                .map(|source| scope.spawn(move || load_file(source)))
                 .collect();
             workers
                 .into_iter()
@@ -194,39 +200,117 @@ pub fn load_files(paths: &[PathBuf], threads: usize) -> io::Result<Loaded> {
     Ok(loaded)
 }
 
+/// A game file to train on, with the row that lists it if it came from a
+/// data manifest.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub path: PathBuf,
+    /// The manifest and its row for the file.
+    pub row: Option<(PathBuf, Entry)>,
+}
+
+impl Source {
+    /// A file named alone.
+    pub fn file(path: &Path) -> Source {
+        Source {
+            path: path.to_path_buf(),
+            row: None,
+        }
+    }
+}
+
 /// `paths` with every data manifest (a `.tsv` file) replaced by the files
 /// it lists, in its order, once each has been checked against its row's
 /// size and SHA-256: a file that differs is an error, before anything is
-/// trained on.
-pub fn expand_manifests(paths: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
+/// trained on, and so is a manifest whose training positions were counted
+/// under another filter than this build's.
+pub fn expand_manifests(paths: &[PathBuf]) -> io::Result<Vec<Source>> {
     let mut files = Vec::new();
     for path in paths {
         if path.extension().is_some_and(|e| e == "tsv") {
-            files.extend(manifest::verified_paths(path)?);
+            let (list, verified) = manifest::verified_paths(path)?;
+            if list.filter_version != TRAINING_FILTER_VERSION {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{}: its training positions were counted under training filter version \
+                         {}, this trainer's filter is version {TRAINING_FILTER_VERSION}: train on \
+                         it with a build whose TRAINING_FILTER_VERSION is {} \
+                         (src/tools/datagen/record.rs), or the positions are not the ones it names",
+                        path.display(),
+                        list.filter_version,
+                        list.filter_version
+                    ),
+                ));
+            }
+            files.extend(
+                verified
+                    .into_iter()
+                    .zip(list.entries)
+                    .map(|(file, entry)| Source {
+                        path: file,
+                        row: Some((path.clone(), entry)),
+                    }),
+            );
         } else {
-            files.push(path.clone());
+            files.push(Source::file(path));
         }
     }
     Ok(files)
 }
 
-/// The file's games' training samples, in file order.
-fn load_file(path: &Path) -> io::Result<FileGames> {
-    let with_path =
-        |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
+/// The file's games' training samples, in file order; an error when the
+/// file does not read to its end, when it has no trailer and nothing else
+/// vouches for its end, or when what it holds is not its row's.
+fn load_file(source: &Source) -> io::Result<FileGames> {
+    let path = &source.path;
     let mut reader = open_game_file(path)?;
+    if source.row.is_none() && manifest::vouch_for_end(path, &reader)? == Vouch::Nothing {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{}: format version {} has no trailer and no manifest row vouches for it, so \
+                 nothing shows it was not cut at a game's end (name the manifest that lists it, \
+                 or convert it with `rookery dataconvert`)",
+                path.display(),
+                reader.version()
+            ),
+        ));
+    }
     let mut file = FileGames {
         samples: Vec::new(),
         lengths: Vec::new(),
     };
-    while let Some(game) = reader.next_game().map_err(with_path)? {
+    let (mut games, mut plies, mut positions) = (0u64, 0u64, 0u64);
+    while let Some(game) = reader.next_game()? {
         let before = file.samples.len();
+        let kept = game.training_positions();
+        games += 1;
+        plies += game.ply_count() as u64;
+        positions += kept.len() as u64;
         file.samples.extend(
-            game.training_positions()
-                .iter()
+            kept.iter()
                 .filter_map(|p| Sample::new(&p.pos, p.white_score, p.result)),
         );
         file.lengths.push(file.samples.len() - before);
+    }
+    if let Some((list, row)) = &source.row
+        && (games, plies, positions) != (row.games, row.plies, row.training_positions)
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{}: holds {games} games, {plies} plies and {positions} training positions under \
+                 training filter version {TRAINING_FILTER_VERSION}, where its row in {} says {}, \
+                 {} and {}: this filter does not reproduce the list's counts (a filter changed \
+                 without a new version?)",
+                path.display(),
+                list.display(),
+                row.games,
+                row.plies,
+                row.training_positions
+            ),
+        ));
     }
     Ok(file)
 }
@@ -373,50 +457,82 @@ mod tests {
     const ARCHIVE_GAMES: &[u8] =
         include_bytes!("../../tests/data/selfplay/a1153ef_s30001_first5.bin");
 
+    /// A scratch folder holding `games.bin`, the archive's games converted
+    /// to the current format (with its trailer), and those bytes.
+    fn current_games(name: &str) -> (PathBuf, Vec<u8>) {
+        let dir =
+            std::env::temp_dir().join(format!("rookery-trainer-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let archive = dir.join("archive.bin");
+        std::fs::write(&archive, ARCHIVE_GAMES).unwrap();
+        let file = dir.join("games.bin");
+        rookery::tools::datagen::convert::convert(&[archive], &file, "seed=30001").unwrap();
+        let bytes = std::fs::read(&file).unwrap();
+        (dir, bytes)
+    }
+
     #[test]
     fn an_xz_file_loads_as_its_plain_form_every_stream_of_it() {
         use std::io::Write;
         const COMPRESSION_LEVEL: u32 = 6;
-        let dir = std::env::temp_dir().join(format!("rookery-trainer-xz-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let plain = dir.join("games.bin");
-        let compressed = dir.join("games.bin.xz");
+        let (dir, games) = current_games("xz");
+        let plain = dir.join("joined.bin");
+        let compressed = dir.join("joined.bin.xz");
         // Two copies, compressed as two xz streams one after the other (as
         // `cat a.xz b.xz` makes): the second must not be cut off.
-        std::fs::write(&plain, ARCHIVE_GAMES.repeat(2)).unwrap();
+        std::fs::write(&plain, games.repeat(2)).unwrap();
         let mut streams = Vec::new();
         for _ in 0..2 {
             let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), COMPRESSION_LEVEL);
-            encoder.write_all(ARCHIVE_GAMES).unwrap();
+            encoder.write_all(&games).unwrap();
             streams.extend(encoder.finish().unwrap());
         }
-        std::fs::write(&compressed, streams).unwrap();
+        std::fs::write(&compressed, &streams).unwrap();
 
         // `load_file`, not `load_files`, which would drop the second copy.
-        let from_plain = load_file(&plain).unwrap();
-        let from_xz = load_file(&compressed).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        let from_plain = load_file(&Source::file(&plain)).unwrap();
+        let from_xz = load_file(&Source::file(&compressed)).unwrap();
         assert_eq!(from_plain.lengths.len(), 10);
         assert!(from_plain.samples.len() > 200);
         assert_eq!(from_xz.lengths, from_plain.lengths);
         assert_eq!(from_xz.samples, from_plain.samples);
+
+        // Cut anywhere, in the xz bytes or in the records before
+        // compression, the file is refused, with its name.
+        let cut_xz = dir.join("cut.bin.xz");
+        std::fs::write(&cut_xz, &streams[..streams.len() * 3 / 4]).unwrap();
+        let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), COMPRESSION_LEVEL);
+        encoder.write_all(&games[..games.len() - 1]).unwrap();
+        let cut_records = dir.join("cut-records.bin.xz");
+        std::fs::write(&cut_records, encoder.finish().unwrap()).unwrap();
+        for cut in [cut_xz, cut_records] {
+            let error = load_files(&[Source::file(&cut)], 1)
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(error.contains(&*cut.to_string_lossy()), "{error}");
+        }
+        // A headerless archive file that no manifest vouches for is refused.
+        let archive = Source::file(&dir.join("archive.bin"));
+        let error = load_file(&archive).err().unwrap().to_string();
+        assert!(error.contains("no trailer"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_game_loaded_twice_is_kept_once() {
-        let dir = std::env::temp_dir().join(format!("rookery-trainer-dup-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("games.bin");
+        let (dir, games) = current_games("dup");
+        let file = Source::file(&dir.join("games.bin"));
         let copy = dir.join("snapshot.bin");
-        std::fs::write(&file, ARCHIVE_GAMES).unwrap();
-        std::fs::write(&copy, &ARCHIVE_GAMES[..ARCHIVE_GAMES.len() / 2]).unwrap();
+        std::fs::write(&copy, games).unwrap();
         let once = load_files(std::slice::from_ref(&file), 1).unwrap();
         // Two threads: the first batch is two files, the second one.
-        let twice = load_files(&[file.clone(), copy, file], 2).unwrap();
+        let twice = load_files(&[file.clone(), Source::file(&copy), file], 2).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(once.duplicates, 0);
         assert_eq!((&twice.games, &twice.samples), (&once.games, &once.samples));
-        assert!(twice.duplicates > once.games.len(), "{}", twice.duplicates);
+        assert_eq!(twice.duplicates, 2 * once.games.len());
     }
 
     #[test]

@@ -2,30 +2,44 @@
 //! game file, so that anyone with a clone can see what the networks were
 //! trained on and retrain them from exactly those bytes.
 //!
-//! A tab-separated table with a header row; paths are relative to the
-//! manifest's folder. `engine_commit`, `network`, `seed` and `nodes` come
-//! from the file's notes (`-` where a file has none); the counts come from
-//! reading it: `training_positions` is the number of lines
-//! `rookery datatext` of the build that wrote the row prints for it (a
-//! later change to which positions are fit for training counts anew). `bytes` and `sha256` are the file's
-//! as stored (compressed), and [`verified_paths`] refuses a file whose
-//! size or hash differs from its row, before any training reads it.
+//! A tab-separated table: a first line `# training_filter_version=N`,
+//! then a header row, then the rows; paths are relative to the manifest's
+//! folder. `engine_commit`, `network`, `seed` and `nodes` come from the
+//! file's notes (`-` where a file has none); the counts come from reading
+//! it: `training_positions` is the number of lines `rookery datatext`
+//! prints for it under the training filter of version N
+//! (`record::TRAINING_FILTER_VERSION`), which the first line names, so a
+//! count is never read under another filter unnoticed. `bytes` and
+//! `sha256` are the file's as stored (compressed), and [`verified_paths`]
+//! refuses a file whose size or hash differs from its row, before any
+//! training reads it. A network's data list (`networks/data-<commit>.tsv`)
+//! is a manifest too, its rows the data manifest's at that commit.
 //!
 //! Rows are only ever added ([`add_new_files`]): a committed file is
-//! immutable, so its row is too.
+//! immutable, so its row is too. A file is added only once it has read to
+//! its end and ended in its trailer: a file without one (of a format
+//! version before 4) could have been cut at a game's end, and only a row
+//! written before the cut could vouch for it ([`vouch_for_end`]). [`check`]
+//! holds the manifest and its folder to each other both ways: every row's
+//! file is there, with the row's size, hash and counts, and every game file
+//! there has a row.
 
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
 use super::chunks::FINISHED_SUFFIX;
-use super::record::open_game_file;
+use super::record::{GameReader, TRAINING_FILTER_VERSION, open_game_file};
 
 /// The manifest's file name in its folder.
 pub const MANIFEST_NAME: &str = "manifest.tsv";
+/// What the first line says before the training filter's version.
+const FILTER_LINE: &str = "# training_filter_version=";
 /// The header row's columns, in order.
 const COLUMNS: [&str; 11] = [
     "path",
@@ -62,12 +76,26 @@ pub struct Entry {
     pub sha256: String,
 }
 
-impl Entry {
-    /// Reads the file at `dir/path` and says what it holds.
-    pub fn describe(dir: &Path, path: &str) -> io::Result<Entry> {
-        let full = dir.join(path);
-        let (bytes, sha256) = size_and_sha256(&full)?;
-        let mut reader = open_game_file(&full)?;
+/// A manifest: the training filter its counts are under, and its rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    pub filter_version: u32,
+    pub entries: Vec<Entry>,
+}
+
+/// What a game file holds, read to its end.
+pub struct Contents {
+    /// Its row, but for `bytes` and `sha256` (left empty).
+    pub entry: Entry,
+    /// Whether a trailer vouched for its end (see [`vouch_for_end`]).
+    pub has_trailer: bool,
+}
+
+impl Contents {
+    /// Reads the game file at `path` to its end (an error for a cut one)
+    /// and counts what it holds; the row's path is `name`.
+    pub fn read(path: &Path, name: &str) -> io::Result<Contents> {
+        let mut reader = open_game_file(path)?;
         let note = |key: &str| {
             reader
                 .notes()
@@ -77,7 +105,7 @@ impl Entry {
                 .to_string()
         };
         let mut entry = Entry {
-            path: path.to_string(),
+            path: name.to_string(),
             format: reader.version(),
             engine_commit: note("engine"),
             network: note("network"),
@@ -86,15 +114,43 @@ impl Entry {
             games: 0,
             plies: 0,
             training_positions: 0,
-            bytes,
-            sha256,
+            bytes: 0,
+            sha256: String::new(),
         };
         while let Some(game) = reader.next_game()? {
             entry.games += 1;
             entry.plies += game.ply_count() as u64;
-            entry.training_positions += game.training_positions().len() as u64;
+            entry.training_positions += game.training_position_count() as u64;
         }
-        Ok(entry)
+        Ok(Contents {
+            entry,
+            has_trailer: reader.has_trailer(),
+        })
+    }
+}
+
+impl Entry {
+    /// Reads the file at `dir/path` and says what it holds; an error for a
+    /// file that does not read to its end or has no trailer.
+    pub fn describe(dir: &Path, path: &str) -> io::Result<Entry> {
+        let full = dir.join(path);
+        let (bytes, sha256) = size_and_sha256(&full)?;
+        let contents = Contents::read(&full, path)?;
+        if !contents.has_trailer {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: format version {} has no trailer, so nothing shows it was not cut at                      a game's end: a new row is only made for a file that ends in its trailer                      (`rookery dataconvert` rewrites a whole file in the current version)",
+                    full.display(),
+                    contents.entry.format
+                ),
+            ));
+        }
+        Ok(Entry {
+            bytes,
+            sha256,
+            ..contents.entry
+        })
     }
 
     fn to_row(&self) -> String {
@@ -148,39 +204,132 @@ impl Entry {
     }
 }
 
-/// The rows of the manifest at `manifest`.
-pub fn read(manifest: &Path) -> io::Result<Vec<Entry>> {
+/// The first two lines of a manifest whose counts are under this build's
+/// training filter.
+fn manifest_head() -> String {
+    format!(
+        "{FILTER_LINE}{TRAINING_FILTER_VERSION}\n{}\n",
+        COLUMNS.join("\t")
+    )
+}
+
+/// The manifest at `manifest`.
+pub fn read(manifest: &Path) -> io::Result<Manifest> {
     let text = fs::read_to_string(manifest).map_err(|error| {
         io::Error::new(error.kind(), format!("{}: {error}", manifest.display()))
     })?;
     let mut lines = text.lines();
+    let filter_version = lines
+        .next()
+        .and_then(|line| line.strip_prefix(FILTER_LINE)?.parse().ok())
+        .ok_or_else(|| {
+            invalid(
+                manifest,
+                1,
+                &format!("the first line is not `{FILTER_LINE}N`, the training filter's version"),
+            )
+        })?;
     if lines.next() != Some(&COLUMNS.join("\t")) {
-        return Err(invalid(manifest, 1, "the header row is not the manifest's"));
+        return Err(invalid(manifest, 2, "the header row is not the manifest's"));
     }
-    lines
+    let entries = lines
         .enumerate()
         .map(|(index, row)| {
-            Entry::from_row(row).ok_or_else(|| invalid(manifest, index + 2, "a malformed row"))
+            Entry::from_row(row).ok_or_else(|| invalid(manifest, index + 3, "a malformed row"))
         })
-        .collect()
+        .collect::<io::Result<_>>()?;
+    Ok(Manifest {
+        filter_version,
+        entries,
+    })
 }
 
-/// The paths of every file the manifest lists, each checked against its
-/// row: an error names the first file that is missing or whose size or
-/// SHA-256 is not the row's.
-pub fn verified_paths(manifest: &Path) -> io::Result<Vec<PathBuf>> {
+/// The manifest at `manifest` and the path of every file it lists, each
+/// checked against its row: an error names the first file that is
+/// missing or whose size or SHA-256 is not the row's.
+pub fn verified_paths(manifest: &Path) -> io::Result<(Manifest, Vec<PathBuf>)> {
     let dir = manifest.parent().unwrap_or(Path::new("."));
-    read(manifest)?
-        .into_iter()
+    let read = read(manifest)?;
+    let paths = read
+        .entries
+        .iter()
         .map(|entry| {
             let path = dir.join(&entry.path);
-            let (bytes, sha256) = size_and_sha256(&path)?;
-            if (bytes, &sha256) != (entry.bytes, &entry.sha256) {
+            match differs_from_row(&path, entry)? {
+                Some(fault) => Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{}: {fault}, but {} lists {} bytes with sha256 {}: the file is not \
+                         the one the manifest names",
+                        path.display(),
+                        manifest.display(),
+                        entry.bytes,
+                        entry.sha256
+                    ),
+                )),
+                None => Ok(path),
+            }
+        })
+        .collect::<io::Result<_>>()?;
+    Ok((read, paths))
+}
+
+/// `None` when the file at `path` has the size and SHA-256 of `entry`,
+/// else what it has instead.
+fn differs_from_row(path: &Path, entry: &Entry) -> io::Result<Option<String>> {
+    let (bytes, sha256) = size_and_sha256(path)?;
+    Ok(((bytes, &sha256) != (entry.bytes, &entry.sha256))
+        .then(|| format!("{bytes} bytes with sha256 {sha256}")))
+}
+
+/// What shows that a finished game file's end is its true end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Vouch {
+    /// Its trailer (checked as it is read to its end).
+    Trailer,
+    /// A row of this manifest, whose size and SHA-256 it has (a file of a
+    /// version before the trailer, committed with its row).
+    Row(PathBuf),
+    /// Nothing: a file without a trailer that no manifest lists.
+    Nothing,
+}
+
+/// What vouches for the end of the game file at `path`, opened as
+/// `reader`: its trailer, or, for a file of a version without one, its row
+/// in a manifest above it ([`vouching_row`]).
+pub fn vouch_for_end<R: BufRead>(path: &Path, reader: &GameReader<R>) -> io::Result<Vouch> {
+    if reader.has_trailer() {
+        return Ok(Vouch::Trailer);
+    }
+    Ok(vouching_row(path)?.map_or(Vouch::Nothing, Vouch::Row))
+}
+
+/// The nearest `manifest.tsv` above the file at `path` that lists it,
+/// once the file is checked to have its row's size and SHA-256 (an error
+/// when it has not); `None` when no manifest lists it.
+pub fn vouching_row(path: &Path) -> io::Result<Option<PathBuf>> {
+    let full = fs::canonicalize(path)
+        .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", path.display())))?;
+    for dir in full.ancestors().skip(1) {
+        let manifest = dir.join(MANIFEST_NAME);
+        if !manifest.is_file() {
+            continue;
+        }
+        let Some(relative) = full
+            .strip_prefix(dir)
+            .ok()
+            .and_then(Path::to_str)
+            .map(|relative| relative.replace(std::path::MAIN_SEPARATOR, "/"))
+        else {
+            continue;
+        };
+        let listed = read(&manifest)?;
+        if let Some(entry) = listed.entries.iter().find(|entry| entry.path == relative) {
+            if let Some(fault) = differs_from_row(&full, entry)? {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
                     format!(
-                        "{}: {bytes} bytes with sha256 {sha256}, but {} lists {} bytes with \
-                         sha256 {}: the file is not the one the manifest names",
+                        "{}: {fault}, but its row in {} says {} bytes with sha256 {}",
                         path.display(),
                         manifest.display(),
                         entry.bytes,
@@ -188,25 +337,37 @@ pub fn verified_paths(manifest: &Path) -> io::Result<Vec<PathBuf>> {
                     ),
                 ));
             }
-            Ok(path)
-        })
-        .collect()
+            return Ok(Some(manifest));
+        }
+    }
+    Ok(None)
 }
 
 /// Adds a row for every finished game file under `dir` (any depth) that
 /// the manifest `dir/manifest.tsv` does not list yet, in path order,
 /// making the manifest if there is none. Says which rows it added.
 ///
-/// A listed file that is gone is an error, and nothing is added: a file
-/// moved or renamed would otherwise be listed twice, once under a path
-/// that no longer exists.
+/// Nothing is added unless every new file reads to its end and ends in its
+/// trailer, and the manifest's counts are under this build's training
+/// filter. A listed file that is gone is an error too: a file moved or
+/// renamed would otherwise be listed twice, once under a path that no
+/// longer exists.
 pub fn add_new_files(dir: &Path) -> io::Result<Vec<Entry>> {
     let manifest = dir.join(MANIFEST_NAME);
     let listed: HashSet<String> = if manifest.exists() {
-        let listed: HashSet<String> = read(&manifest)?
-            .into_iter()
-            .map(|entry| entry.path)
-            .collect();
+        let read = read(&manifest)?;
+        if read.filter_version != TRAINING_FILTER_VERSION {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: counts training positions under filter version {}, this build under \
+                     version {TRAINING_FILTER_VERSION}: rows of both would not add up",
+                    manifest.display(),
+                    read.filter_version
+                ),
+            ));
+        }
+        let listed: HashSet<String> = read.entries.into_iter().map(|entry| entry.path).collect();
         let mut gone: Vec<&String> = listed.iter().filter(|p| !dir.join(p).exists()).collect();
         gone.sort();
         if let Some(path) = gone.first() {
@@ -222,7 +383,7 @@ pub fn add_new_files(dir: &Path) -> io::Result<Vec<Entry>> {
         }
         listed
     } else {
-        fs::write(&manifest, format!("{}\n", COLUMNS.join("\t")))?;
+        fs::write(&manifest, manifest_head())?;
         HashSet::new()
     };
     let mut new_paths: Vec<String> = game_files(dir, "")?
@@ -241,11 +402,144 @@ pub fn add_new_files(dir: &Path) -> io::Result<Vec<Entry>> {
     Ok(added)
 }
 
+/// What [`check`] found.
+pub struct Checked {
+    /// Rows whose files were read.
+    pub files: usize,
+    /// Every disagreement between the manifest and its folder, one line
+    /// each; none when they agree.
+    pub faults: Vec<String>,
+}
+
+/// Holds the manifest `dir/manifest.tsv` and the game files under `dir`
+/// to each other: a listed file that is missing, a game file without a
+/// row, a row listed twice, and a file whose size, SHA-256 or contents
+/// (format, notes, games, plies, training positions: each file is read to
+/// its end, `threads` at a time) differ from its row are faults, as are
+/// counts under another training filter than this build's.
+pub fn check(dir: &Path, threads: usize) -> io::Result<Checked> {
+    let manifest = read(&dir.join(MANIFEST_NAME))?;
+    let mut faults = Vec::new();
+    if manifest.filter_version != TRAINING_FILTER_VERSION {
+        faults.push(format!(
+            "{MANIFEST_NAME}: its training positions are counted under filter version {}, this \
+             build's is {TRAINING_FILTER_VERSION}: check it with a build of that version",
+            manifest.filter_version
+        ));
+    }
+    let mut seen = HashSet::new();
+    for entry in &manifest.entries {
+        if !seen.insert(entry.path.as_str()) {
+            faults.push(format!("{}: listed twice", entry.path));
+        }
+    }
+    let mut on_disk = game_files(dir, "")?;
+    on_disk.sort();
+    for path in &on_disk {
+        if !seen.contains(path.as_str()) {
+            faults.push(format!(
+                "{path}: a game file with no row in {MANIFEST_NAME}"
+            ));
+        }
+    }
+    let on_disk: HashSet<&str> = on_disk.iter().map(String::as_str).collect();
+    let present: Vec<&Entry> = manifest
+        .entries
+        .iter()
+        .filter(|entry| {
+            let there = on_disk.contains(entry.path.as_str());
+            if !there {
+                faults.push(format!("{}: listed, but not there", entry.path));
+            }
+            there
+        })
+        .collect();
+    let compare_positions = manifest.filter_version == TRAINING_FILTER_VERSION;
+    let next = AtomicUsize::new(0);
+    let found = Mutex::new(vec![Vec::new(); present.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(entry) = present.get(index) else {
+                        break;
+                    };
+                    let file_faults = check_file(dir, entry, compare_positions);
+                    found.lock().expect("a checker panicked")[index] = file_faults;
+                }
+            });
+        }
+    });
+    faults.extend(
+        found
+            .into_inner()
+            .expect("a checker panicked")
+            .into_iter()
+            .flatten(),
+    );
+    Ok(Checked {
+        files: present.len(),
+        faults,
+    })
+}
+
+/// How the file of `entry` under `dir` differs from its row.
+fn check_file(dir: &Path, entry: &Entry, compare_positions: bool) -> Vec<String> {
+    let path = dir.join(&entry.path);
+    match differs_from_row(&path, entry) {
+        Ok(None) => {}
+        Ok(Some(fault)) => {
+            return vec![format!(
+                "{}: {fault}, its row {} bytes with sha256 {}",
+                entry.path, entry.bytes, entry.sha256
+            )];
+        }
+        Err(error) => return vec![error.to_string()],
+    }
+    // The size and hash are the row's, which vouches for the end of a file
+    // without a trailer.
+    let read = match Contents::read(&path, &entry.path) {
+        Ok(contents) => contents.entry,
+        Err(error) => return vec![error.to_string()],
+    };
+    let mut columns = vec![
+        ("format", read.format.to_string(), entry.format.to_string()),
+        (
+            "engine_commit",
+            read.engine_commit,
+            entry.engine_commit.clone(),
+        ),
+        ("network", read.network, entry.network.clone()),
+        ("seed", read.seed, entry.seed.clone()),
+        ("nodes", read.nodes, entry.nodes.clone()),
+        ("games", read.games.to_string(), entry.games.to_string()),
+        ("plies", read.plies.to_string(), entry.plies.to_string()),
+    ];
+    if compare_positions {
+        columns.push((
+            "training_positions",
+            read.training_positions.to_string(),
+            entry.training_positions.to_string(),
+        ));
+    }
+    columns
+        .into_iter()
+        .filter(|(_, file, row)| file != row)
+        .map(|(column, file, row)| {
+            format!("{}: holds {column} {file}, its row says {row}", entry.path)
+        })
+        .collect()
+}
+
 /// The finished game files under `dir/relative`, as paths relative to
 /// `dir`.
 fn game_files(dir: &Path, relative: &str) -> io::Result<Vec<String>> {
     let mut found = Vec::new();
-    for entry in fs::read_dir(dir.join(relative))? {
+    let folder = dir.join(relative);
+    for entry in fs::read_dir(&folder)
+        .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", folder.display())))?
+    {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = if relative.is_empty() {
@@ -297,16 +591,24 @@ mod tests {
     use super::*;
     use crate::tools::datagen::convert::convert;
 
+    /// The version-2 fixture.
+    fn fixture() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/selfplay/257e666_s40001_first5.bin")
+    }
+
     /// The version-2 fixture converted into `dir/sub/games.bin.xz`.
     fn data_folder(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("rookery-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(dir.join("sub")).unwrap();
-        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/selfplay/257e666_s40001_first5.bin");
         let notes = "engine=257e666 network=4937624ec121 seed=40001 nodes=2000";
-        convert(&[fixture], &dir.join("sub/games.bin.xz"), notes).unwrap();
+        convert(&[fixture()], &dir.join("sub/games.bin.xz"), notes).unwrap();
         dir
+    }
+
+    /// The faults `check` finds in `dir`.
+    fn faults(dir: &Path) -> Vec<String> {
+        check(dir, 2).unwrap().faults
     }
 
     #[test]
@@ -316,7 +618,7 @@ mod tests {
         assert_eq!(added.len(), 1);
         let entry = &added[0];
         assert_eq!(entry.path, "sub/games.bin.xz");
-        assert_eq!(entry.format, 3);
+        assert_eq!(entry.format, 4);
         assert_eq!(
             (
                 &*entry.engine_commit,
@@ -332,8 +634,64 @@ mod tests {
             entry.bytes,
             fs::metadata(dir.join(&entry.path)).unwrap().len()
         );
-        assert_eq!(read(&dir.join(MANIFEST_NAME)).unwrap(), added);
+        let manifest = read(&dir.join(MANIFEST_NAME)).unwrap();
+        assert_eq!(
+            (manifest.filter_version, &manifest.entries),
+            (TRAINING_FILTER_VERSION, &added)
+        );
         assert!(add_new_files(&dir).unwrap().is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_cut_file_or_one_without_a_trailer_gets_no_row() {
+        let dir = data_folder("manifest-cut");
+        let path = dir.join("sub/games.bin.xz");
+        let bytes = fs::read(&path).unwrap();
+        fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+        let error = add_new_files(&dir).unwrap_err().to_string();
+        assert!(error.contains("sub/games.bin.xz"), "{error}");
+        assert!(read(&dir.join(MANIFEST_NAME)).unwrap().entries.is_empty());
+        // A whole file of version 2, compressed: readable, but nothing
+        // shows it was not cut at a game's end.
+        let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
+        encoder.write_all(&fs::read(fixture()).unwrap()).unwrap();
+        fs::write(&path, encoder.finish().unwrap()).unwrap();
+        let error = add_new_files(&dir).unwrap_err().to_string();
+        assert!(error.contains("no trailer"), "{error}");
+        assert!(read(&dir.join(MANIFEST_NAME)).unwrap().entries.is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_without_a_trailer_is_vouched_for_by_its_row_only() {
+        let dir = data_folder("manifest-vouch");
+        let converted = dir.join("sub/games.bin.xz");
+        let reader = open_game_file(&converted).unwrap();
+        assert_eq!(vouch_for_end(&converted, &reader).unwrap(), Vouch::Trailer);
+        // An old file with its row (as the committed files have theirs).
+        let old = dir.join("sub/old.bin");
+        fs::copy(fixture(), &old).unwrap();
+        let reader = open_game_file(&old).unwrap();
+        assert_eq!(vouch_for_end(&old, &reader).unwrap(), Vouch::Nothing);
+        let (bytes, sha256) = size_and_sha256(&old).unwrap();
+        let row = Entry {
+            path: "sub/old.bin".to_string(),
+            bytes,
+            sha256,
+            ..Contents::read(&old, "sub/old.bin").unwrap().entry
+        };
+        let manifest = dir.join(MANIFEST_NAME);
+        fs::write(&manifest, format!("{}{}\n", manifest_head(), row.to_row())).unwrap();
+        assert_eq!(
+            vouch_for_end(&old, &reader).unwrap(),
+            Vouch::Row(fs::canonicalize(&manifest).unwrap())
+        );
+        // Cut at a game's end, it is not the file its row names.
+        let bytes = fs::read(&old).unwrap();
+        fs::write(&old, &bytes[..bytes.len() - 100]).unwrap();
+        let error = vouch_for_end(&old, &reader).unwrap_err().to_string();
+        assert!(error.contains("its row in"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -348,7 +706,7 @@ mod tests {
             error.contains("lists sub/games.bin.xz, which is not there"),
             "{error}"
         );
-        assert_eq!(read(&dir.join(MANIFEST_NAME)).unwrap().len(), 1);
+        assert_eq!(read(&dir.join(MANIFEST_NAME)).unwrap().entries.len(), 1);
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -358,7 +716,7 @@ mod tests {
         add_new_files(&dir).unwrap();
         let manifest = dir.join(MANIFEST_NAME);
         assert_eq!(
-            verified_paths(&manifest).unwrap(),
+            verified_paths(&manifest).unwrap().1,
             vec![dir.join("sub/games.bin.xz")]
         );
         // The same size, one byte changed.
@@ -372,8 +730,98 @@ mod tests {
             error.contains("games.bin.xz") && error.contains("sha256"),
             "{error}"
         );
+        assert_eq!(faults(&dir).len(), 1);
         fs::remove_file(&path).unwrap();
         assert!(verified_paths(&manifest).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A folder of two files and the manifest that lists them.
+    fn two_files(name: &str) -> PathBuf {
+        let dir = data_folder(name);
+        convert(&[fixture()], &dir.join("sub/more.bin.xz"), "seed=2").unwrap();
+        add_new_files(&dir).unwrap();
+        assert_eq!(faults(&dir), Vec::<String>::new());
+        dir
+    }
+
+    /// Rewrites the manifest of `dir` through `edit`, line by line.
+    fn edit_manifest(dir: &Path, edit: impl Fn(&str) -> Option<String>) {
+        let path = dir.join(MANIFEST_NAME);
+        let text = fs::read_to_string(&path).unwrap();
+        let edited: String = text.lines().filter_map(&edit).map(|l| l + "\n").collect();
+        fs::write(&path, edited).unwrap();
+    }
+
+    #[test]
+    fn the_check_finds_a_deleted_row() {
+        let dir = two_files("check-row");
+        edit_manifest(&dir, |line| {
+            (!line.starts_with("sub/more.bin.xz")).then(|| line.to_string())
+        });
+        assert_eq!(
+            faults(&dir),
+            ["sub/more.bin.xz: a game file with no row in manifest.tsv"]
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_check_finds_an_unlisted_file() {
+        let dir = two_files("check-unlisted");
+        fs::create_dir_all(dir.join("new")).unwrap();
+        convert(&[fixture()], &dir.join("new/s9-c00000.bin.xz"), "seed=9").unwrap();
+        assert_eq!(
+            faults(&dir),
+            ["new/s9-c00000.bin.xz: a game file with no row in manifest.tsv"]
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_check_finds_a_missing_file() {
+        let dir = two_files("check-missing");
+        fs::remove_file(dir.join("sub/games.bin.xz")).unwrap();
+        assert_eq!(faults(&dir), ["sub/games.bin.xz: listed, but not there"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_check_finds_a_wrong_count() {
+        let dir = two_files("check-count");
+        let rows = read(&dir.join(MANIFEST_NAME)).unwrap().entries;
+        let positions = rows[0].training_positions;
+        edit_manifest(&dir, |line| {
+            Some(if line.starts_with("sub/games.bin.xz") {
+                let mut row = Entry::from_row(line).unwrap();
+                row.games += 1;
+                row.training_positions -= 1;
+                row.to_row()
+            } else {
+                line.to_string()
+            })
+        });
+        assert_eq!(
+            faults(&dir),
+            [
+                "sub/games.bin.xz: holds games 5, its row says 6".to_string(),
+                format!(
+                    "sub/games.bin.xz: holds training_positions {positions}, its row says {}",
+                    positions - 1
+                )
+            ]
+        );
+        // Counts under another filter version cannot be compared.
+        edit_manifest(&dir, |line| {
+            Some(match line.strip_prefix(FILTER_LINE) {
+                Some(_) => format!("{FILTER_LINE}{}", TRAINING_FILTER_VERSION + 1),
+                None => line.to_string(),
+            })
+        });
+        let found = faults(&dir);
+        assert!(found[0].contains("filter version"), "{found:?}");
+        assert_eq!(found[1], "sub/games.bin.xz: holds games 5, its row says 6");
+        assert_eq!(found.len(), 2);
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -381,14 +829,16 @@ mod tests {
     fn a_manifest_without_its_header_or_with_a_bad_row_is_refused() {
         let dir = data_folder("manifest-bad");
         let manifest = dir.join(MANIFEST_NAME);
-        fs::write(&manifest, "path\tsha256\n").unwrap();
+        fs::write(&manifest, format!("{}\n", COLUMNS.join("\t"))).unwrap();
+        assert!(read(&manifest).unwrap_err().to_string().contains("filter"));
+        fs::write(&manifest, format!("{FILTER_LINE}1\npath\tsha256\n")).unwrap();
         assert!(read(&manifest).unwrap_err().to_string().contains("header"));
         fs::write(
             &manifest,
-            format!("{}\nsub/games.bin.xz\t3\n", COLUMNS.join("\t")),
+            format!("{}sub/games.bin.xz\t3\n", manifest_head()),
         )
         .unwrap();
-        assert!(read(&manifest).unwrap_err().to_string().contains("line 2"));
+        assert!(read(&manifest).unwrap_err().to_string().contains("line 3"));
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -5,7 +5,9 @@
 //! single-thread search pool and table, both reset before each game as
 //! after `ucinewgame`. Each finished game is written in one write
 //! ([`record`]), so stopping the generator (Ctrl-C) keeps every finished
-//! game. The games go either to one file that grows, or into chunks
+//! game; the file gets its trailer when the run ends (an interrupted
+//! run's file is closed by `rookery dataclose`). The games go either to
+//! one file that grows, a part per run, or into chunks
 //! ([`chunks`]): files of a fixed number of games, compressed and never
 //! written again once full, which is how the data is committed to the
 //! repository while generation goes on ([`manifest`] lists them there).
@@ -31,7 +33,7 @@ use std::time::{Duration, Instant};
 use crate::rng::SplitMix64;
 use chunks::ChunkSet;
 use game::Player;
-use record::{GameRecord, GameResult, open_for_append};
+use record::{GameRecord, GameResult, GameWriter, open_for_append};
 
 /// Unfit openings in a row after which a worker gives up: a node limit too
 /// small to finish even one iteration makes every opening unfit.
@@ -82,7 +84,7 @@ impl Settings {
 
 /// Where the workers write.
 enum Sink {
-    File(Mutex<File>),
+    File(Mutex<GameWriter<File>>),
     Chunks(ChunkSet),
 }
 
@@ -175,13 +177,20 @@ pub fn run(settings: &Settings) -> io::Result<()> {
             eprintln!("{}", progress.line(start.elapsed()));
         }
     }
-    for handle in workers {
+    let played = workers.into_iter().try_for_each(|handle| {
         handle
             .join()
-            .map_err(|_| io::Error::other("a datagen worker panicked"))??;
+            .map_err(|_| io::Error::other("a datagen worker panicked"))?
+    });
+    // The file's games are closed by its trailer however the run ended.
+    if let Ok(Sink::File(writer)) = Arc::try_unwrap(sink) {
+        let writer = writer
+            .into_inner()
+            .map_err(|_| io::Error::other("poisoned"))?;
+        writer.finish()?.sync_all()?;
     }
     eprintln!("{}", progress.line(start.elapsed()));
-    Ok(())
+    played
 }
 
 /// One worker: into the file with its own random stream, or chunk after
@@ -199,7 +208,7 @@ fn worker(id: u64, settings: &Settings, sink: &Sink, progress: &Progress) -> io:
                 u64::MAX,
                 |game| {
                     let mut file = file.lock().map_err(|_| io::Error::other("poisoned"))?;
-                    game.write_to(&mut *file)
+                    file.write(game)
                 },
             )
         }
@@ -295,7 +304,12 @@ mod tests {
     }
 
     fn games_of(path: &std::path::Path) -> (String, Vec<GameRecord>) {
-        let mut reader = record::open_game_file(path).unwrap();
+        let open = if path.extension().is_some_and(|e| e == "part") {
+            record::open_part_file
+        } else {
+            record::open_game_file
+        };
+        let mut reader = open(path).unwrap();
         assert_eq!(reader.version(), record::FORMAT_VERSION);
         let mut games = Vec::new();
         while let Some(game) = reader.next_game().unwrap() {
@@ -373,8 +387,7 @@ mod tests {
         let (notes, games) = games_of(&part);
         assert_eq!(games.len(), 2);
         // The interruption cut a third game's record short.
-        let mut cut = Vec::new();
-        games[0].write_to(&mut cut).unwrap();
+        let cut = games[0].encode().unwrap();
         let mut bytes = std::fs::read(&part).unwrap();
         bytes.extend_from_slice(&cut[..cut.len() / 2]);
         std::fs::write(&part, bytes).unwrap();
@@ -391,9 +404,17 @@ mod tests {
                 games: 2
             }]
         );
-        assert_eq!(games_of(&finished), (notes, games));
+        assert_eq!(games_of(&finished), (notes.clone(), games));
         assert!(!part.exists() && empty.exists());
         assert!(chunks::close_parts(&dir).unwrap().is_empty());
+        // A finish killed between its rename and the part's removal leaves
+        // the part beside its whole finished file: it goes, and the
+        // finished file stays as it is.
+        let finished_bytes = std::fs::read(&finished).unwrap();
+        std::fs::write(&part, record::file_header(&notes).unwrap()).unwrap();
+        assert!(chunks::close_parts(&dir).unwrap().is_empty());
+        assert!(!part.exists());
+        assert_eq!(std::fs::read(&finished).unwrap(), finished_bytes);
         // A part that is no game file is an error naming it, and leaves
         // nothing behind.
         let broken = dir.join("s7-c00002.bin.part");

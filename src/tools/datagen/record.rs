@@ -22,12 +22,16 @@
 //!   versions 1 and 2 (fixed width, `fixed.rs`):
 //!     u16      ply count N
 //!     N times  u16 move (below), i16 score
-//!   version 3 (compact, `compact.rs`):
+//!   versions 3 and 4 (compact, `compact.rs`):
 //!     varint   ply count N
 //!     N bytes  each move as its index among the position's legal moves
 //!              sorted by their 16-bit encoding
 //!     N varints each score as the zigzag of its difference from the
 //!              last scored ply's, plus one; 0 means "not scored"
+//!   trailer (version 4 on; the file's last bytes)
+//!     4 bytes  magic FE 45 4E 44 (0xFE, then "END")
+//!     u64      the number of games before it
+//!     32 bytes SHA-256 of every byte before it, header included
 //!
 //! score: centipawns from White's view of the position before the move, as
 //!   the search found it (mate scores clamped); from version 2 a ply can
@@ -48,21 +52,51 @@
 //! encoding (never on the move generator's order), and a score is usually
 //! one byte, as neighbouring
 //! plies score alike; the notes make every file say where it came from.
-//! A version-1 file cannot start with the magic: its first byte is a
-//! FEN's length, far below 0xFF. This build reads every version and writes
-//! only the newest; `rookery dataconvert` rewrites old files.
+//! Version 4 is version 3 with a trailer (below). A version-1 file cannot
+//! start with the magic: its first byte is a FEN's length, far below 0xFF.
+//! This build reads every version and writes only the newest; `rookery
+//! dataconvert` rewrites old files.
 //!
-//! A file is only ever appended to, one whole game per write, so a
-//! generator that is interrupted leaves every finished game readable; the
-//! reader ignores a truncated last record. Files whose name ends in `.xz`
-//! are decompressed as they are read ([`open_game_file`]), and files of
-//! one version joined end to end (`cat a.bin.xz b.bin.xz`) read as one:
-//! the reader skips a header met between games.
+//! **The trailer: a cut file is refused.** Without one, a file cut at a
+//! game's end (a full disk, a killed copy, an xz stream cut and
+//! recompressed) reads exactly like a whole file with fewer games. So a
+//! file of version 4 ends in a trailer giving its number of games and the
+//! SHA-256 of everything before it; the reader checks both, and input that
+//! ends without the trailer, or inside a game, is an error naming the file,
+//! the byte where reading stopped and the games read. It is a new version
+//! rather than a trailer record inside version 3 because a build that
+//! reads up to version 3 would take such a record for a game cut short
+//! (its first byte a FEN's length) and end there without a word: it refuses
+//! a version-4 file outright instead. The checksum covers the header too,
+//! so the notes that say where the games came from cannot change unseen;
+//! it is computed by the writer from the bytes it means to write, never by
+//! reading them back. A cut xz stream is an error of its own (the decoder
+//! says where the compressed bytes stopped), whatever the version.
+//!
+//! Files of versions 1 to 3, every file committed before version 4, have
+//! no trailer: they read to their last whole game, and
+//! [`GameReader::has_trailer`] says that nothing in them vouches for their
+//! end. Their manifest rows do (size and SHA-256): `manifest::vouch_for_end`
+//! is what the tools ask, and they refuse such a file that no row vouches
+//! for (`rookery dataconvert`, which exists to read old files, only says
+//! so).
+//!
+//! **Open files.** A file being written (a chunk's `.part`, a `datagen
+//! --output` file while its run lasts) has no trailer yet: one game per
+//! write, so an interrupted generator leaves every finished game readable.
+//! Only `rookery dataclose` reads such a file ([`Ending::Open`]): up to its
+//! last whole game, dropping one the interruption cut; it then writes the
+//! games again with their trailer. Files of one version joined end to end
+//! (`cat a.bin.xz b.bin.xz`) read as one: each part is checked against its
+//! own trailer, and the reader skips a header met between games. Files
+//! whose name ends in `.xz` are decompressed as they are read
+//! ([`open_game_file`]).
 //!
 //! Which positions are fit for training is decided when reading
 //! ([`TrainingPosition`]): scored, from game ply [`MIN_TRAINING_PLY`] on,
 //! not in check, a quiet best move, no mate or tablebase score (nor the
-//! largest evaluation, which a spoilt one becomes).
+//! largest evaluation, which a spoilt one becomes). That filter has a
+//! version, [`TRAINING_FILTER_VERSION`], named by every list of counts.
 
 mod compact;
 mod fixed;
@@ -71,6 +105,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
+use sha2::{Digest, Sha256};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square};
@@ -80,15 +115,26 @@ use crate::score::is_decided;
 /// The first bytes of a file of version 2 or later.
 const MAGIC: [u8; 4] = [0xFF, b'R', b'K', b'G'];
 /// The version this build writes.
-pub(crate) const FORMAT_VERSION: u16 = 3;
+pub(crate) const FORMAT_VERSION: u16 = 4;
 /// The headerless first version.
 const FIRST_VERSION: u16 = 1;
 /// The first version that can mark a ply as not scored.
 const UNSCORED_PLIES_VERSION: u16 = 2;
 /// The first version with notes in its header, and compact plies.
 const COMPACT_VERSION: u16 = 3;
+/// The first version whose files end in a trailer.
+const TRAILER_VERSION: u16 = 4;
 /// Bytes of the header's fixed part: the magic and the version.
 const FILE_HEADER_BYTES: usize = MAGIC.len() + 2;
+/// The first bytes of the trailer: 0xFE is neither a FEN's length (under
+/// a hundred) nor the header's first byte.
+const TRAILER_MAGIC: [u8; 4] = [0xFE, b'E', b'N', b'D'];
+/// Bytes of the trailer's game count.
+const TRAILER_COUNT_BYTES: usize = 8;
+/// Bytes of the trailer's checksum, a SHA-256.
+const CHECKSUM_BYTES: usize = 32;
+/// Bytes of the trailer.
+const TRAILER_BYTES: usize = TRAILER_MAGIC.len() + TRAILER_COUNT_BYTES + CHECKSUM_BYTES;
 /// Bits of a square in a stored move.
 const SQUARE_BITS: u16 = 6;
 const SQUARE_MASK: u16 = (1 << SQUARE_BITS) - 1;
@@ -98,6 +144,16 @@ const PROMOTION_SHIFT: u16 = 2 * SQUARE_BITS;
 /// the random opening and the first plies after it) are not trained on:
 /// they are the random opening's, not the engine's, and alike across games.
 pub(crate) const MIN_TRAINING_PLY: u32 = 16;
+/// The version of the training filter, [`is_fit_for_training`] with
+/// [`MIN_TRAINING_PLY`]: which positions of a game are trained on. A count
+/// of training positions (a manifest's, a network's data list's) is a
+/// count under one version, which its file names, and the trainer refuses
+/// a list whose version is not this one. A change to what the filter keeps
+/// must come with a new version: `record_tests.rs` pins the filter's
+/// output on fixed games to each version, so one cannot change without the
+/// other. Version 1 is the filter of every list until this constant
+/// existed (their counts are what it gives).
+pub const TRAINING_FILTER_VERSION: u32 = 1;
 
 /// The game's result from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,36 +208,89 @@ pub struct GameRecord {
     pub(crate) result: GameResult,
 }
 
+/// Writes a game file of [`FORMAT_VERSION`]: the header, each game in one
+/// write, and at [`GameWriter::finish`] the trailer, whose checksum is of
+/// the bytes given to `out`.
+pub(crate) struct GameWriter<W: Write> {
+    out: W,
+    hasher: Sha256,
+    games: u64,
+}
+
+impl<W: Write> GameWriter<W> {
+    /// Writes the header with `notes` to `out`.
+    pub(crate) fn new(mut out: W, notes: &str) -> io::Result<GameWriter<W>> {
+        let header = file_header(notes)?;
+        out.write_all(&header)?;
+        let mut hasher = Sha256::new();
+        hasher.update(&header);
+        Ok(GameWriter {
+            out,
+            hasher,
+            games: 0,
+        })
+    }
+
+    /// Appends `game` in one write.
+    pub(crate) fn write(&mut self, game: &GameRecord) -> io::Result<()> {
+        let bytes = game.encode()?;
+        self.out.write_all(&bytes)?;
+        self.hasher.update(&bytes);
+        self.games += 1;
+        Ok(())
+    }
+
+    /// Games written.
+    pub(crate) fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Writes the trailer; the file is then finished.
+    pub(crate) fn finish(mut self) -> io::Result<W> {
+        let mut trailer = TRAILER_MAGIC.to_vec();
+        trailer.extend_from_slice(&self.games.to_le_bytes());
+        trailer.extend_from_slice(&self.hasher.finalize());
+        self.out.write_all(&trailer)?;
+        Ok(self.out)
+    }
+}
+
 /// Opens a game file for appending games of [`FORMAT_VERSION`]: a new or
-/// empty file gets the header with `notes`; an existing one must already
-/// have the header of this version with the same notes (games of two
-/// versions, or of two engines, seeds or node limits, never share a file,
-/// so a file's notes stay true of every game in it).
-pub(crate) fn open_for_append(path: &Path, notes: &str) -> io::Result<File> {
+/// empty file gets the header with `notes`; an existing one must read to
+/// its end, every part with its trailer (a run that was interrupted left
+/// none: `rookery dataclose FILE` closes it), and be of this version with
+/// the same notes (games of two versions, or of two engines, seeds or node
+/// limits, never share a file, so a file's notes stay true of every game
+/// in it). Each run appends a part of its own, header, games and, at
+/// [`GameWriter::finish`], trailer, as files joined end to end.
+pub(crate) fn open_for_append(path: &Path, notes: &str) -> io::Result<GameWriter<File>> {
     let mut file = OpenOptions::new()
         .create(true)
         .read(true)
         .append(true)
         .open(path)?;
-    if file.metadata()?.len() == 0 {
-        file.write_all(&file_header(notes)?)?;
-        return Ok(file);
+    if file.metadata()?.len() > 0 {
+        let name = path.display().to_string();
+        let mut reader = GameReader::open(BufReader::new(&mut file), name, Ending::Finished)?;
+        let refusal = if reader.version() != FORMAT_VERSION {
+            format!(
+                "holds games of format version {}; this build appends version {FORMAT_VERSION}",
+                reader.version()
+            )
+        } else if reader.notes() != notes {
+            format!("holds games noted '{}', not '{notes}'", reader.notes())
+        } else {
+            while reader.next_game()?.is_some() {}
+            String::new()
+        };
+        if !refusal.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} {refusal}: choose a new file", path.display()),
+            ));
+        }
     }
-    let reader = GameReader::new(BufReader::new(&mut file))?;
-    let refusal = if reader.version() != FORMAT_VERSION {
-        format!(
-            "holds games of format version {}; this build appends version {FORMAT_VERSION}",
-            reader.version()
-        )
-    } else if reader.notes() != notes {
-        format!("holds games noted '{}', not '{notes}'", reader.notes())
-    } else {
-        return Ok(file);
-    };
-    Err(io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{} {refusal}: choose a new file", path.display()),
-    ))
+    GameWriter::new(file, notes)
 }
 
 /// The bytes a file of [`FORMAT_VERSION`] starts with.
@@ -200,64 +309,143 @@ pub(crate) fn naming(path: &Path) -> impl Fn(io::Error) -> io::Error + '_ {
     move |error| io::Error::new(error.kind(), format!("{}: {error}", path.display()))
 }
 
-/// The games of the file at `path`, decompressed on the way when its name
-/// ends in `.xz` (every xz stream of it: `cat a.xz b.xz` is one file).
+/// The games of the finished file at `path`, decompressed on the way when
+/// its name ends in `.xz` (every xz stream of it: `cat a.xz b.xz` is one
+/// file). Every error names the file.
 pub fn open_game_file(path: &Path) -> io::Result<GameReader<Box<dyn BufRead + Send>>> {
-    let with_path = naming(path);
-    let file = File::open(path).map_err(&with_path)?;
+    open_as(path, Ending::Finished)
+}
+
+/// The whole games of the open file at `path` (see [`Ending::Open`]).
+pub(crate) fn open_part_file(path: &Path) -> io::Result<GameReader<Box<dyn BufRead + Send>>> {
+    open_as(path, Ending::Open)
+}
+
+fn open_as(path: &Path, ending: Ending) -> io::Result<GameReader<Box<dyn BufRead + Send>>> {
+    let file = File::open(path).map_err(naming(path))?;
     let input: Box<dyn BufRead + Send> = if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(BufReader::new(liblzma::read::XzDecoder::new_multi_decoder(
-            file,
+        Box::new(BufReader::new(XzInput(
+            liblzma::read::XzDecoder::new_multi_decoder(file),
         )))
     } else {
         Box::new(BufReader::new(file))
     };
-    GameReader::new(input).map_err(with_path)
+    GameReader::open(input, path.display().to_string(), ending)
+}
+
+/// An xz decoder whose input ending early is an error, not the end of the
+/// file (the decoder reports it as an unexpected end, which is how a read
+/// that finds the end of a file ends too).
+struct XzInput<R: Read>(liblzma::read::XzDecoder<R>);
+
+impl<R: Read> Read for XzInput<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let read = self.0.read(buffer);
+        read.map_err(|error| {
+            if error.kind() == io::ErrorKind::UnexpectedEof {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "the xz stream is cut short after {} compressed bytes",
+                        self.0.total_in()
+                    ),
+                )
+            } else {
+                error
+            }
+        })
+    }
+}
+
+/// How a reader takes the end of its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// A finished file: it must end with its trailer (from version 4), and
+    /// input that stops inside a game or a header is an error.
+    Finished,
+    /// A file still being written, or left by an interrupted writer: the
+    /// input ends cleanly after its last whole game, and a game, header or
+    /// trailer it cuts is dropped. A trailer that is there is checked.
+    Open,
+}
+
+/// The reader's input: it counts the bytes read and hashes them, for the
+/// trailer.
+struct Tally<R> {
+    inner: R,
+    /// Bytes read (of the decompressed file).
+    offset: u64,
+    /// Of the bytes read since the current part's header began.
+    hasher: Sha256,
+}
+
+impl<R: BufRead> Tally<R> {
+    /// The next byte, not read yet; `None` at the end of the input.
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        Ok(self.inner.fill_buf()?.first().copied())
+    }
+}
+
+impl<R: Read> Read for Tally<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        self.hasher.update(&buffer[..read]);
+        self.offset += read as u64;
+        Ok(read)
+    }
 }
 
 /// Reads the games of one file (any version) in order.
 pub struct GameReader<R> {
-    input: R,
+    input: Tally<R>,
+    /// What errors call the input: its path.
+    name: String,
+    ending: Ending,
     version: u16,
     notes: String,
+    /// Games read, of every part.
+    games: u64,
+    /// Games read of the current part (each file joined on is one).
+    part_games: u64,
+    /// Whether the current part's trailer has been read and checked.
+    closed: bool,
 }
 
 impl<R: BufRead> GameReader<R> {
-    /// Reads the file's header, if it has one: an error for a file of a
-    /// version this build does not know.
-    pub fn new(mut input: R) -> io::Result<GameReader<R>> {
-        let starts_with_magic = input.fill_buf()?.first() == Some(&MAGIC[0]);
-        if !starts_with_magic {
-            return Ok(GameReader {
-                input,
-                version: FIRST_VERSION,
-                notes: String::new(),
-            });
+    /// Reads the header of a finished file, if it has one: an error for a
+    /// file of a version this build does not know.
+    pub fn new(input: R) -> io::Result<GameReader<R>> {
+        GameReader::open(input, "the input".to_string(), Ending::Finished)
+    }
+
+    fn open(mut input: R, name: String, ending: Ending) -> io::Result<GameReader<R>> {
+        let starts_with_magic = input
+            .fill_buf()
+            .map_err(|error| io::Error::new(error.kind(), format!("{name}: {error}")))?
+            .first()
+            == Some(&MAGIC[0]);
+        let mut reader = GameReader {
+            input: Tally {
+                inner: input,
+                offset: 0,
+                hasher: Sha256::new(),
+            },
+            name,
+            ending,
+            version: FIRST_VERSION,
+            notes: String::new(),
+            games: 0,
+            part_games: 0,
+            closed: false,
+        };
+        if starts_with_magic {
+            match reader.read_header() {
+                Ok(Some((version, notes))) => (reader.version, reader.notes) = (version, notes),
+                Ok(None) => return Err(reader.located(invalid("the file ends inside its header"))),
+                Err(error) => return Err(reader.located(error)),
+            }
         }
-        let mut header = [0u8; FILE_HEADER_BYTES];
-        input.read_exact(&mut header)?;
-        if header[..MAGIC.len()] != MAGIC {
-            return Err(invalid("not a game file (bad magic)"));
-        }
-        let version = u16::from_le_bytes([header[MAGIC.len()], header[MAGIC.len() + 1]]);
-        if !(FIRST_VERSION..=FORMAT_VERSION).contains(&version) {
-            return Err(invalid(&format!(
-                "format version {version}, this build reads up to {FORMAT_VERSION}"
-            )));
-        }
-        let mut notes = String::new();
-        if version >= COMPACT_VERSION {
-            let mut length = [0u8; 2];
-            input.read_exact(&mut length)?;
-            let mut bytes = vec![0u8; usize::from(u16::from_le_bytes(length))];
-            input.read_exact(&mut bytes)?;
-            notes = String::from_utf8(bytes).map_err(|_| invalid("notes are not UTF-8"))?;
-        }
-        Ok(GameReader {
-            input,
-            version,
-            notes,
-        })
+        Ok(reader)
     }
 
     /// The file's format version.
@@ -265,51 +453,188 @@ impl<R: BufRead> GameReader<R> {
         self.version
     }
 
-    /// Reads the rest of a header met between games (its first byte read):
-    /// it must be of this file's version; `Ok(false)` when the input ends
-    /// inside it. Its notes are not kept: the first file's stand.
-    fn skip_joined_header(&mut self) -> io::Result<bool> {
-        let mut header = [0u8; FILE_HEADER_BYTES - 1];
-        if !read_or_eof(&mut self.input, &mut header)? {
-            return Ok(false);
-        }
-        let version = u16::from_le_bytes([header[MAGIC.len() - 1], header[MAGIC.len()]]);
-        if header[..MAGIC.len() - 1] != MAGIC[1..] || version != self.version {
-            return Err(invalid("a joined file of another version, or a bad magic"));
-        }
-        if version >= COMPACT_VERSION {
-            let mut length = [0u8; 2];
-            if !read_or_eof(&mut self.input, &mut length)? {
-                return Ok(false);
-            }
-            let mut notes = vec![0u8; usize::from(u16::from_le_bytes(length))];
-            return read_or_eof(&mut self.input, &mut notes);
-        }
-        Ok(true)
-    }
-
     /// The notes of the file's header (empty before version 3).
     pub fn notes(&self) -> &str {
         &self.notes
     }
 
-    /// Reads the next game: `Ok(None)` at the end of the input or at a
-    /// truncated last record, an error for a record that does not decode
-    /// (a bad FEN, an illegal move, an unknown result).
+    /// Whether the file's version ends in a trailer, which reading it to
+    /// its end checks (version 4 on). The end of a file of an older
+    /// version only its manifest row can vouch for.
+    pub fn has_trailer(&self) -> bool {
+        self.version >= TRAILER_VERSION
+    }
+
+    /// Reads the next game: `Ok(None)` at the file's end. An error, naming
+    /// the file, the byte where reading stopped and the games read, for a
+    /// record that does not decode (a bad FEN, an illegal move, an unknown
+    /// result), a trailer that is not the file's, and for a finished file
+    /// whose input ends inside a game or without its trailer.
     pub fn next_game(&mut self) -> io::Result<Option<GameRecord>> {
-        let mut byte = [0u8; 1];
-        if !read_or_eof(&mut self.input, &mut byte)? {
-            return Ok(None);
+        loop {
+            let next = match self.input.peek() {
+                Ok(next) => next,
+                Err(error) => return Err(self.located(error)),
+            };
+            match next {
+                None => return self.end_of_input(),
+                Some(byte) if byte == TRAILER_MAGIC[0] && self.version >= TRAILER_VERSION => {
+                    if !self.read_trailer()? {
+                        return self.cut("the file ends inside its trailer");
+                    }
+                }
+                // Another file's header (files joined end to end, `cat a
+                // b`): a FEN's length is never 0xFF.
+                Some(byte) if byte == MAGIC[0] && self.version > FIRST_VERSION => {
+                    if !self.read_joined_header()? {
+                        return self.cut("the file ends inside a joined file's header");
+                    }
+                }
+                Some(_) if self.closed => {
+                    return Err(self.located(invalid("a game after the trailer")));
+                }
+                Some(_) => {
+                    return match self.read_game() {
+                        Ok(Some(game)) => {
+                            self.games += 1;
+                            self.part_games += 1;
+                            Ok(Some(game))
+                        }
+                        Ok(None) => self.cut("the file ends inside a game: it was cut short"),
+                        Err(error) => Err(self.located(error)),
+                    };
+                }
+            }
         }
-        // Another file's header (files joined end to end, `cat a b`): a
-        // FEN's length is never 0xFF.
-        if byte[0] == MAGIC[0]
-            && self.version > FIRST_VERSION
-            && (!self.skip_joined_header()? || !read_or_eof(&mut self.input, &mut byte)?)
-        {
-            return Ok(None);
+    }
+
+    /// The end of the input, met between games.
+    fn end_of_input(&mut self) -> io::Result<Option<GameRecord>> {
+        if self.version >= TRAILER_VERSION && !self.closed {
+            return self.cut(
+                "the file ends without its trailer: it was cut short (an open chunk, or the \
+                 file of an interrupted `datagen --output` run, is closed by `rookery dataclose`)",
+            );
         }
+        Ok(None)
+    }
+
+    /// The input ended where it must not: an error for a finished file,
+    /// the end of an open one.
+    fn cut(&self, what: &str) -> io::Result<Option<GameRecord>> {
+        match self.ending {
+            Ending::Finished => Err(self.located(invalid(what))),
+            Ending::Open => Ok(None),
+        }
+    }
+
+    /// `error` with the file's name and where reading stopped.
+    fn located(&self, error: io::Error) -> io::Error {
+        io::Error::new(
+            error.kind(),
+            format!(
+                "{}: {error} (reading stopped at byte {} of the decompressed file, after {} \
+                 whole games)",
+                self.name, self.input.offset, self.games
+            ),
+        )
+    }
+
+    /// Reads and checks the current part's trailer; `Ok(false)` when the
+    /// input ends inside it.
+    fn read_trailer(&mut self) -> io::Result<bool> {
+        let checksum = self.input.hasher.clone().finalize();
+        let mut trailer = [0u8; TRAILER_BYTES];
+        match read_or_eof(&mut self.input, &mut trailer) {
+            Ok(true) => {}
+            Ok(false) => return Ok(false),
+            Err(error) => return Err(self.located(error)),
+        }
+        let (magic, rest) = trailer.split_at(TRAILER_MAGIC.len());
+        let (count, stored_checksum) = rest.split_at(TRAILER_COUNT_BYTES);
+        let count = u64::from_le_bytes(count.try_into().expect("the count's bytes"));
+        let fault = if magic != TRAILER_MAGIC {
+            Some("a bad trailer magic".to_string())
+        } else if self.closed {
+            Some("a second trailer".to_string())
+        } else if count != self.part_games {
+            Some(format!(
+                "the trailer counts {count} games, the file holds {}",
+                self.part_games
+            ))
+        } else if stored_checksum != &checksum[..] {
+            Some("the file's SHA-256 is not its trailer's: its bytes changed".to_string())
+        } else {
+            None
+        };
+        if let Some(fault) = fault {
+            return Err(self.located(invalid(&fault)));
+        }
+        self.closed = true;
+        Ok(true)
+    }
+
+    /// Reads a header met between games, which starts a new part: it must
+    /// be of this file's version, and the part before it closed if its
+    /// version has trailers; `Ok(false)` when the input ends inside it.
+    /// Its notes are not kept: the first file's stand.
+    fn read_joined_header(&mut self) -> io::Result<bool> {
+        if self.version >= TRAILER_VERSION && !self.closed {
+            return Err(self.located(invalid(
+                "a joined file's header where the trailer should be: the part before it was \
+                 cut short",
+            )));
+        }
+        self.input.hasher = Sha256::new();
+        self.part_games = 0;
+        self.closed = false;
+        match self.read_header() {
+            Ok(Some((version, _))) if version == self.version => Ok(true),
+            Ok(Some(_)) => Err(self.located(invalid("a joined file of another version"))),
+            Ok(None) => Ok(false),
+            Err(error) => Err(self.located(error)),
+        }
+    }
+
+    /// Reads a header: its version and notes, `None` when the input ends
+    /// inside it; an error for a bad magic or an unknown version.
+    fn read_header(&mut self) -> io::Result<Option<(u16, String)>> {
         let input = &mut self.input;
+        let mut header = [0u8; FILE_HEADER_BYTES];
+        if !read_or_eof(input, &mut header)? {
+            return Ok(None);
+        }
+        if header[..MAGIC.len()] != MAGIC {
+            return Err(invalid("not a game file (bad magic)"));
+        }
+        let version = u16::from_le_bytes([header[MAGIC.len()], header[MAGIC.len() + 1]]);
+        if !(UNSCORED_PLIES_VERSION..=FORMAT_VERSION).contains(&version) {
+            return Err(invalid(&format!(
+                "format version {version}, this build reads up to {FORMAT_VERSION}"
+            )));
+        }
+        let mut notes = Vec::new();
+        if version >= COMPACT_VERSION {
+            let mut length = [0u8; 2];
+            if !read_or_eof(input, &mut length)? {
+                return Ok(None);
+            }
+            notes = vec![0u8; usize::from(u16::from_le_bytes(length))];
+            if !read_or_eof(input, &mut notes)? {
+                return Ok(None);
+            }
+        }
+        let notes = String::from_utf8(notes).map_err(|_| invalid("notes are not UTF-8"))?;
+        Ok(Some((version, notes)))
+    }
+
+    /// Reads one game; `None` when the input ends inside it.
+    fn read_game(&mut self) -> io::Result<Option<GameRecord>> {
+        let input = &mut self.input;
+        let mut byte = [0u8; 1];
+        if !read_or_eof(input, &mut byte)? {
+            return Ok(None);
+        }
         let mut fen = vec![0u8; usize::from(byte[0])];
         if !read_or_eof(input, &mut fen)? || !read_or_eof(input, &mut byte)? {
             return Ok(None);
@@ -334,9 +659,9 @@ impl<R: BufRead> GameReader<R> {
 }
 
 impl GameRecord {
-    /// Appends the encoded game (of [`FORMAT_VERSION`]) to `out` in one
-    /// write; the file's header is [`file_header`]'s.
-    pub(crate) fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+    /// The game's bytes (of [`FORMAT_VERSION`]), as [`GameWriter`] writes
+    /// them.
+    pub(crate) fn encode(&self) -> io::Result<Vec<u8>> {
         let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
         let fen_length = u8::try_from(fen.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "FEN over 255 bytes"))?;
@@ -345,26 +670,40 @@ impl GameRecord {
         bytes.extend_from_slice(fen.as_bytes());
         bytes.push(self.result as u8);
         compact::write_plies(&mut bytes, &self.start, &self.plies)?;
-        out.write_all(&bytes)
+        Ok(bytes)
     }
 
     /// The positions of the game fit for training, in order.
     pub fn training_positions(&self) -> Vec<TrainingPosition> {
         let mut positions = Vec::new();
+        self.for_each_training_position(|pos, white_score| {
+            positions.push(TrainingPosition {
+                pos: pos.clone(),
+                white_score,
+                result: self.result,
+            });
+        });
+        positions
+    }
+
+    /// How many positions of the game are fit for training.
+    pub fn training_position_count(&self) -> usize {
+        let mut count = 0;
+        self.for_each_training_position(|_, _| count += 1);
+        count
+    }
+
+    /// Calls `keep` with each position fit for training and its score.
+    fn for_each_training_position(&self, mut keep: impl FnMut(&Chess, i16)) {
         let mut pos = self.start.clone();
         for ply in &self.plies {
             if let Some(white_score) = ply.white_score
                 && is_fit_for_training(&pos, ply.best_move, white_score)
             {
-                positions.push(TrainingPosition {
-                    pos: pos.clone(),
-                    white_score,
-                    result: self.result,
-                });
+                keep(&pos, white_score);
             }
             pos.play_unchecked(ply.best_move);
         }
-        positions
     }
 
     /// Plies recorded.
@@ -442,9 +781,8 @@ impl TrainingPosition {
     }
 }
 
-/// Fills `buffer`; `Ok(false)` when the input ends first (cleanly or not).
-/// A compressed stream cut short ends the same way: the decoder says
-/// "unexpected end" for it.
+/// Fills `buffer`; `Ok(false)` when the input ends first. A compressed
+/// stream cut short is an error, not an end ([`XzInput`]).
 fn read_or_eof(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<bool> {
     match input.read_exact(buffer) {
         Ok(()) => Ok(true),

@@ -1,8 +1,9 @@
 //! Tests of the game record: every version reads back (the archive's
-//! headerless first version and version 2 from real files, version 3 from
-//! its writer), every version converts to the current one without loss,
-//! a file cut short reads up to its last whole game, the move encodings,
-//! and which positions are kept for training.
+//! headerless first version and version 2 from real files, the current
+//! one from its writer), every version converts to the current one without
+//! loss, a finished file cut anywhere or changed is refused while an open
+//! one reads up to its last whole game, the move encodings, and which
+//! positions are kept for training (pinned to the filter's version).
 
 use super::*;
 use crate::score::MAX_EVAL;
@@ -57,11 +58,30 @@ fn read_all(bytes: &[u8]) -> io::Result<(u16, Vec<GameRecord>)> {
     Ok((reader.version(), games))
 }
 
-/// A file of the current version holding `games`.
+/// The games of an open file (one still being written) in `bytes`.
+fn read_open(bytes: &[u8]) -> io::Result<Vec<GameRecord>> {
+    let mut reader = GameReader::open(bytes, "open".to_string(), Ending::Open)?;
+    let mut games = Vec::new();
+    while let Some(game) = reader.next_game()? {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// A finished file of the current version holding `games`.
 fn current_file(notes: &str, games: &[GameRecord]) -> Vec<u8> {
+    let mut writer = GameWriter::new(Vec::new(), notes).unwrap();
+    for game in games {
+        writer.write(game).unwrap();
+    }
+    writer.finish().unwrap()
+}
+
+/// The same file still open: without its trailer.
+fn open_file(notes: &str, games: &[GameRecord]) -> Vec<u8> {
     let mut bytes = file_header(notes).unwrap();
     for game in games {
-        game.write_to(&mut bytes).unwrap();
+        bytes.extend(game.encode().unwrap());
     }
     bytes
 }
@@ -118,41 +138,104 @@ fn games_round_trip_with_their_notes() {
 }
 
 #[test]
-fn a_file_cut_short_reads_up_to_its_last_whole_game() {
+fn a_finished_file_cut_anywhere_is_refused_saying_where() {
     let games = two_games();
     let whole = current_file("", &games);
-    let first_game_ends = current_file("", &games[..1]).len();
-    // Cut anywhere inside the second game: the first is read, then the end.
-    for cut in first_game_ends..whole.len() {
-        let (_, read) = read_all(&whole[..cut]).unwrap();
-        assert_eq!(read, games[..1], "cut at byte {cut}");
+    let header = file_header("").unwrap().len();
+    for cut in header..whole.len() {
+        let error = read_all(&whole[..cut]).unwrap_err().to_string();
+        assert!(
+            error.contains(&format!("stopped at byte {cut} ")),
+            "cut at byte {cut}: {error}"
+        );
     }
-    // The same for the fixed-width versions.
-    let mut v2 = ARCHIVE_V2_GAMES.to_vec();
-    let (_, archived) = read_all(&v2).unwrap();
-    v2.truncate(v2.len() - 1);
-    assert_eq!(read_all(&v2).unwrap().1, archived[..4]);
+    // A file of the versions before the trailer is refused when cut inside
+    // a game; cut at a game's end it reads, and says it has no trailer.
+    let v2 = ARCHIVE_V2_GAMES;
+    let (_, archived) = read_all(v2).unwrap();
+    assert!(read_all(&v2[..v2.len() - 1]).is_err());
+    let fifth_starts = FILE_HEADER_BYTES
+        + archived[..4]
+            .iter()
+            .map(|game| fixed_width_game(game, V2_NO_SCORE).len())
+            .sum::<usize>();
+    let mut reader = GameReader::new(&v2[..fifth_starts]).unwrap();
+    let mut read = 0;
+    while reader.next_game().unwrap().is_some() {
+        read += 1;
+    }
+    assert_eq!((read, reader.has_trailer()), (4, false));
 }
 
 #[test]
-fn a_compressed_file_cut_short_reads_up_to_its_last_whole_game() {
+fn an_open_file_reads_up_to_its_last_whole_game() {
+    let games = two_games();
+    let open = open_file("", &games);
+    let first_game_ends = open_file("", &games[..1]).len();
+    for cut in first_game_ends..open.len() {
+        assert_eq!(read_open(&open[..cut]).unwrap(), games[..1], "cut at {cut}");
+    }
+    assert_eq!(read_open(&open).unwrap(), games);
+    // Its trailer, once written, is checked as a finished file's.
+    assert_eq!(read_open(&current_file("", &games)).unwrap(), games);
+    // Without its trailer it is not a finished file.
+    let error = read_all(&open).unwrap_err().to_string();
+    assert!(error.contains("without its trailer"), "{error}");
+}
+
+#[test]
+fn a_changed_trailer_or_game_is_refused() {
+    let games = two_games();
+    let whole = current_file("engine=a", &games);
+    let count_at = whole.len() - CHECKSUM_BYTES - TRAILER_COUNT_BYTES;
+    let mut miscounted = whole.clone();
+    miscounted[count_at] -= 1;
+    let error = read_all(&miscounted).unwrap_err().to_string();
+    assert!(
+        error.contains("counts 1 games, the file holds 2"),
+        "{error}"
+    );
+    // The notes are covered too, and a score changed without a trace in
+    // the decoding (the last byte of the second game's score).
+    for at in [MAGIC.len() + 4, count_at - TRAILER_MAGIC.len() - 1] {
+        let mut changed = whole.clone();
+        changed[at] ^= 2;
+        let error = read_all(&changed).unwrap_err().to_string();
+        assert!(error.contains("SHA-256"), "byte {at}: {error}");
+    }
+    let mut more = whole.clone();
+    more.extend(games[0].encode().unwrap());
+    assert!(
+        read_all(&more)
+            .unwrap_err()
+            .to_string()
+            .contains("after the trailer")
+    );
+}
+
+#[test]
+fn a_compressed_file_cut_short_is_refused() {
     let games: Vec<GameRecord> = [two_games(), two_games()].concat();
     let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
-    encoder.write_all(&current_file("", &games)).unwrap();
+    // An open file, which would read to its last whole game if the cut
+    // stream ended like a file.
+    encoder.write_all(&open_file("", &games)).unwrap();
     let compressed = encoder.finish().unwrap();
     let cut = &compressed[..compressed.len() * 3 / 4];
-    let decoder = liblzma::read::XzDecoder::new(cut);
-    let mut reader = GameReader::new(io::BufReader::new(decoder)).unwrap();
-    let mut read = Vec::new();
-    loop {
+    let decoder = XzInput(liblzma::read::XzDecoder::new_multi_decoder(cut));
+    let input = io::BufReader::new(decoder);
+    let mut reader = GameReader::open(input, "cut.xz".to_string(), Ending::Open).unwrap();
+    let error = loop {
         match reader.next_game() {
-            Ok(Some(game)) => read.push(game),
-            Ok(None) => break,
-            Err(error) => panic!("a cut stream is the end, not {error}"),
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("a cut stream read as an end"),
+            Err(error) => break error.to_string(),
         }
-    }
-    assert!(read.len() < games.len());
-    assert_eq!(read, games[..read.len()]);
+    };
+    assert!(
+        error.starts_with("cut.xz: the xz stream is cut short after"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -165,9 +248,14 @@ fn files_joined_end_to_end_read_as_one() {
     assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[0]));
     assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[1]));
     assert_eq!(reader.next_game().unwrap(), None);
-    // Cut inside the second header: the end.
+    // Cut inside the second header: refused, or the end of an open file.
     let first_file = current_file("engine=a", &games[..1]).len();
-    assert_eq!(read_all(&joined[..first_file + 3]).unwrap().1, games[..1]);
+    assert!(read_all(&joined[..first_file + 3]).is_err());
+    assert_eq!(read_open(&joined[..first_file + 3]).unwrap(), games[..1]);
+    // A file joined on before the first one's trailer: refused.
+    let mut unclosed = open_file("", &games[..1]);
+    unclosed.extend(current_file("", &games[1..]));
+    assert!(read_all(&unclosed).is_err());
     // A file of another version joined on is refused.
     let mut mixed = current_file("", &games[..1]);
     mixed.extend(MAGIC);
@@ -272,34 +360,53 @@ fn files_of_unknown_versions_or_with_a_bad_magic_are_refused() {
     let mut bad_magic = file_header("").unwrap();
     bad_magic[1] = b'X';
     assert!(GameReader::new(&bad_magic[..]).is_err());
-    let (version, games) = read_all(&file_header("").unwrap()).unwrap();
+    let (version, games) = read_all(&current_file("", &[])).unwrap();
     assert_eq!((version, games.len()), (FORMAT_VERSION, 0));
 }
 
 #[test]
-fn appending_writes_the_header_once_and_never_mixes_versions() {
+fn appending_adds_a_closed_part_a_run_and_never_mixes_versions() {
     let dir = std::env::temp_dir().join(format!("rookery-record-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("games.bin");
     let one = game(STARTPOS, &["d2d4"], &[Some(12)], GameResult::BlackWins);
     for _ in 0..2 {
-        let mut file = open_for_append(&path, "seed=1").unwrap();
-        one.write_to(&mut file).unwrap();
+        let mut writer = open_for_append(&path, "seed=1").unwrap();
+        writer.write(&one).unwrap();
+        writer.finish().unwrap();
     }
     let reader = open_game_file(&path).unwrap();
     assert_eq!(reader.notes(), "seed=1");
     // Games of another seed (engine, node limit) would make the notes false.
-    let error = open_for_append(&path, "seed=2").unwrap_err();
+    let error = open_for_append(&path, "seed=2").err().unwrap();
     assert!(error.to_string().contains("seed=1"), "{error}");
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(
         read_all(&bytes).unwrap(),
-        (FORMAT_VERSION, vec![one.clone(), one])
+        (FORMAT_VERSION, vec![one.clone(), one.clone()])
     );
+    // A run that was interrupted left its part without a trailer: the file
+    // is refused until `dataclose` closes it, with its three games.
+    open_for_append(&path, "seed=1")
+        .unwrap()
+        .write(&one)
+        .unwrap();
+    let error = open_for_append(&path, "seed=1").err().unwrap();
+    assert!(error.to_string().contains("dataclose"), "{error}");
+    assert_eq!(
+        crate::tools::datagen::chunks::close_file(&path).unwrap(),
+        Some(3)
+    );
+    assert_eq!(
+        crate::tools::datagen::chunks::close_file(&path).unwrap(),
+        None
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(read_all(&bytes).unwrap().1, vec![one.clone(); 3]);
 
     let old = dir.join("old.bin");
     std::fs::write(&old, ARCHIVE_V1_GAMES).unwrap();
-    let error = open_for_append(&old, "").unwrap_err();
+    let error = open_for_append(&old, "").err().unwrap();
     assert!(error.to_string().contains("version 1"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -406,4 +513,49 @@ fn scores_at_the_evaluation_ceiling_are_decided() {
             "{score}"
         );
     }
+}
+
+/// The training filter's output on the archive's ten games (version 1 and
+/// 2 files): a SHA-256 prefix of their training positions as text, one per
+/// filter version, oldest first. A change to what the filter keeps changes
+/// the fingerprint: it must come with a new [`TRAINING_FILTER_VERSION`]
+/// and a new line here, never an edited one (the old lines stay, so a
+/// filter that went back to an old output would show as that version).
+const FILTER_FINGERPRINTS: [(u32, &str); 1] = [(1, "984 positions, sha256 cd58f50c03ecf908")];
+
+#[test]
+fn the_training_filters_output_is_pinned_to_its_version() {
+    let mut hasher = Sha256::new();
+    let mut count = 0;
+    for file in [ARCHIVE_V1_GAMES, ARCHIVE_V2_GAMES] {
+        for game in read_all(file).unwrap().1 {
+            assert_eq!(
+                game.training_position_count(),
+                game.training_positions().len()
+            );
+            for position in game.training_positions() {
+                hasher.update(position.to_text().as_bytes());
+                hasher.update(b"\n");
+                count += 1;
+            }
+        }
+    }
+    let digest: String = hasher.finalize()[..8]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let fingerprint = format!("{count} positions, sha256 {digest}");
+    let (newest, pinned) = FILTER_FINGERPRINTS[FILTER_FINGERPRINTS.len() - 1];
+    assert_eq!(
+        newest, TRAINING_FILTER_VERSION,
+        "the newest pinned filter is not the one this build names"
+    );
+    assert_eq!(
+        fingerprint, pinned,
+        "the training filter keeps other positions than version {TRAINING_FILTER_VERSION} \
+         did: give it a new TRAINING_FILTER_VERSION and pin its output here"
+    );
+    let mut versions: Vec<u32> = FILTER_FINGERPRINTS.iter().map(|(v, _)| *v).collect();
+    versions.dedup();
+    assert!(versions.is_sorted() && versions.len() == FILTER_FINGERPRINTS.len());
 }
