@@ -10,7 +10,7 @@ game's result gives the mover's outcome. Games of the retired `match.py`
 carry the same comments.
 Rookery reports normalized centipawns (``cp 100`` = an even chance to win,
 ``100 · v / a(m)``); ``--normalized`` turns the comments' scores back into
-the search's own scale with the ``a(m)`` of ``src/wdl.rs`` as it is now, so
+the search's own scale with the ``a(m)`` of ``src/score/wdl.rs`` as it is now, so
 refit *before* changing its constants. Without it the scores are taken as
 they are (other engines, and Rookery before normalization).
 
@@ -25,7 +25,7 @@ with `a` and `b` linear in `m / 58`: `a = a0 + a1 m/58`, `b = b0 + b1 m/58`.
 `a` is the score at which a win is as likely as not; `b` is how quickly the
 odds change around it. The fit maximises the likelihood of the observed
 outcomes by coordinate search (no numpy needed). It prints the four
-constants for `src/wdl.rs` and a calibration table: the observed and the
+constants for `src/score/wdl.rs` and a calibration table: the observed and the
 modelled outcome rates per score bucket.
 """
 
@@ -45,11 +45,11 @@ MAX_SCORE = 2000
 BUCKETS = [-400, -200, -100, -50, -20, 20, 50, 100, 200, 400]
 
 
-WDL_RS = pathlib.Path(__file__).resolve().parent.parent / "src" / "wdl.rs"
+WDL_RS = pathlib.Path(__file__).resolve().parent.parent / "src" / "score" / "wdl.rs"
 
 
 def a_constants(source: str) -> tuple[float, float]:
-    """``A_BASE`` and ``A_SLOPE`` from the text of ``src/wdl.rs``."""
+    """``A_BASE`` and ``A_SLOPE`` from the text of ``src/score/wdl.rs``."""
     found = {name: float(value) for name, value in re.findall(r"const (A_BASE|A_SLOPE): f64 = (-?[\d.]+);", source)}
     return found["A_BASE"], found["A_SLOPE"]
 
@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--player", help="only moves by players whose name contains this")
     parser.add_argument("--normalized", action="store_true",
-                        help="the scores are Rookery's normalized ones: undo src/wdl.rs's a(m)")
+                        help="the scores are Rookery's normalized ones: undo src/score/wdl.rs's a(m)")
     args = parser.parse_args()
 
     a = a_constants(WDL_RS.read_text()) if args.normalized else None

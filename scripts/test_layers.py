@@ -24,6 +24,39 @@ def test_the_sources_have_no_cycles_and_keep_their_layers():
     assert layers.violations(graph) == []
 
 
+def test_the_trainer_imports_only_the_core_layer():
+    graph = layers.library_imports(SRC, os.path.join(SRC, "..", "trainer"))
+    assert graph, "no trainer sources found"
+    assert layers.trainer_violations(graph) == []
+    # It reads the games through the records, not through the tools.
+    assert any("records/mod.rs" in targets for targets in graph.values())
+
+
+def test_a_trainer_importing_the_tools_or_the_search_is_found(tmp_path):
+    write(tmp_path, {
+        "src/lib.rs": "pub mod nnue;\npub mod records;\npub mod search;\npub mod tools;\n",
+        "src/nnue/mod.rs": "",
+        "src/records/mod.rs": "pub mod manifest;\n",
+        "src/records/manifest.rs": "",
+        "src/search/mod.rs": "",
+        "src/tools/mod.rs": "pub mod datagen;\n",
+        "src/tools/datagen/mod.rs": "",
+        "trainer/src/data.rs": "use rookery::records::{GameResult, manifest::Entry};\n"
+                               "use rookery::tools::datagen::Settings;\n",
+        "trainer/src/model.rs": "// rookery::search::Limits in a comment is no import\n"
+                                "use rookery::{nnue::HIDDEN, search::Limits};\n",
+        "trainer/tests/run.rs": "fn f() { rookery::tools::datagen::run(); }\n",
+        "trainer/target/debug/build/x.rs": "use rookery::search::Limits;\n",
+    })
+    graph = layers.library_imports(str(tmp_path / "src"), str(tmp_path / "trainer"))
+    assert graph["src/data.rs"] == {"records/mod.rs", "records/manifest.rs", "tools/datagen/mod.rs"}
+    assert layers.trainer_violations(graph) == [
+        ("src/data.rs", "tools/datagen/mod.rs"),
+        ("src/model.rs", "search/mod.rs"),
+        ("tests/run.rs", "tools/datagen/mod.rs"),
+    ]
+
+
 def test_a_cycle_and_a_search_file_importing_the_engine_are_found(tmp_path):
     write(tmp_path, {
         "lib.rs": "pub mod a;\npub mod b;\npub mod engine;\npub mod search;\n",
@@ -69,5 +102,7 @@ def test_every_layer_of_the_readme_map_is_checked():
         assert f"\n{name} " in readme, name
     assert [layers.LAYERS[layers.layer_of(f)][0] for f in
             ["main.rs", "cli/bench.rs", "uci/parse.rs", "engine/mod.rs",
-             "tools/perft.rs", "search/pool.rs", "board.rs"]] == \
-        ["protocol", "protocol", "protocol", "engine", "tools", "search", "core"]
+             "engine/options.rs", "tools/perft.rs", "search/pool.rs",
+             "board/mod.rs", "records/manifest.rs"]] == \
+        ["protocol", "protocol", "protocol", "engine", "engine", "tools", "search",
+         "core", "core"]

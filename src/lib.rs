@@ -5,6 +5,28 @@
 //! The threads share one lockless [`tt::TranspositionTable`], and may probe
 //! Syzygy endgame tables ([`tablebase`]).
 //!
+//! The code is layered the same way, each layer importing only those below
+//! it (`scripts/layers.py` checks it; the README's "How it is built" says
+//! what each file owns):
+//!
+//! ```text
+//! protocol  main.rs and cli/ (the command line), uci/
+//! engine    engine/ (with the options, engine.toml and the debug log)
+//! tools     tools/ (bench, perft, datagen)
+//! search    search/
+//! core      records/  the game record, its versions, chunks, manifest
+//!           tt/ tablebase/  the tables the search probes
+//!           eval/ board/  the evaluation's front; the position (and checks)
+//!           nnue/  the network and its accumulators
+//!           score/  the score scale, material values, the WDL model
+//!           util/  the seeded generator, nodes per second, SIMD paths
+//! ```
+//!
+//! Every module at the root is a folder; only this crate root and the
+//! binary's `main.rs` stand directly in `src/`. The README's "How it is
+//! built" also says where the tests live and how a file of unit tests is
+//! named.
+//!
 //! The documentation is written for the engine's developers: it links
 //! freely to items private to the crate. Build it with `cargo doc
 //! --document-private-items` (CI does, with warnings as errors).
@@ -12,22 +34,14 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod board;
-mod check;
-pub mod config;
-mod debug_log;
 pub mod engine;
 mod eval;
-mod material;
 pub mod nnue;
-pub mod options;
-mod piece_changes;
-mod rate;
-pub mod rng;
+pub mod records;
 pub mod score;
 pub mod search;
-mod simd;
 pub mod tablebase;
 pub mod tools;
 pub mod tt;
 pub mod uci;
-mod wdl;
+pub mod util;

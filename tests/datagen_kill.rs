@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rookery::tools::datagen::record::{GameRecord, open_game_file};
+use rookery::records::{GameRecord, open_game_file};
 
 const ROOKERY: &str = env!("CARGO_BIN_EXE_rookery");
 const SEED: &str = "11";

@@ -2,7 +2,7 @@
 //! option, with its type, default and range, in the order `uci` lists
 //! them, so the two cannot drift apart.
 
-use rookery::options::Options;
+use rookery::engine::options::Options;
 use rookery::uci::option_lines::option_lines;
 
 /// The `uci` line a README table row describes, or `None` for a line of

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use rookery::board::{Board, full_key, parse_fen, parse_move};
-use rookery::options::Options;
+use rookery::engine::options::Options;
 use rookery::score::{MATE_BOUND, TB_WIN, TB_WIN_BOUND};
 use rookery::search::{JobSpec, Limits, SearchJob, ThreadPool, ThreadResult};
 use rookery::tablebase::{RootRanking, Tablebases, TbConfig};

@@ -25,8 +25,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rookery::tools::datagen::manifest::{self, Contents, Entry};
-use rookery::tools::datagen::record::TRAINING_FILTER_VERSION;
+use rookery::records::TRAINING_FILTER_VERSION;
+use rookery::records::manifest::{self, Contents, Entry};
 use sha2::{Digest, Sha256};
 
 const REPOSITORY: &str = env!("CARGO_MANIFEST_DIR");

@@ -13,7 +13,7 @@
 use std::sync::{Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use rookery::config::Config;
+use rookery::engine::config::Config;
 use rookery::engine::{Command, Engine};
 use rookery::uci::{self, parse};
 

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use rookery::config::Config;
+use rookery::engine::config::Config;
 use rookery::nnue;
 use rookery::tools::bench;
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rookery::tools::datagen::chunks;
+use rookery::records::chunks;
 
 use super::{Failure, Outcome};
 

@@ -1,9 +1,9 @@
 //! `rookery dataconvert`: game files of any format version rewritten as
-//! one file of the current version; the work is `tools::datagen`'s.
+//! one file of the current version; the work is `records::convert`'s.
 
 use std::path::PathBuf;
 
-use rookery::tools::datagen::{convert, manifest};
+use rookery::records::{convert, manifest};
 
 use super::{Failure, Outcome};
 

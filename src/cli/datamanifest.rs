@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rookery::tools::datagen::manifest;
+use rookery::records::manifest;
 
 use super::{Failure, Outcome};
 

@@ -5,8 +5,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use rookery::tools::datagen::manifest::{Vouch, vouch_for_end};
-use rookery::tools::datagen::record::open_game_file;
+use rookery::records::manifest::{Vouch, vouch_for_end};
+use rookery::records::open_game_file;
 
 use super::{Failure, Outcome};
 

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use rookery::config::Config;
 use rookery::engine::Engine;
+use rookery::engine::config::Config;
 use rookery::uci;
 
 use super::{Failure, Outcome};

@@ -25,6 +25,9 @@
 
 mod background;
 pub(crate) mod command;
+pub mod config;
+pub(crate) mod debug_log;
+pub mod options;
 mod queue;
 mod settings;
 
@@ -37,18 +40,18 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use crate::board::{Board, parse_fen, parse_move};
-use crate::config::Config;
 use crate::eval::evaluate;
 use crate::nnue;
-use crate::options::{self, Id, MIN_HASH_MB, Options};
-use crate::rng::SplitMix64;
+use crate::score::wdl;
 use crate::search::{self, JobSpec, Reporter, SearchJob, Strength, ThreadPool, ThreadResult};
 use crate::tablebase::{Tablebases, TbConfig};
 use crate::tools::{bench, perft};
 use crate::tt::TranspositionTable;
-use crate::wdl;
+use crate::util::rng::SplitMix64;
 use background::{BackgroundTask, TaskSignals};
 pub use command::{Command, Go};
+use config::Config;
+use options::{Id, MIN_HASH_MB, Options};
 
 pub(crate) const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
 pub(crate) const AUTHOR: &str = "the Rookery developers";
@@ -381,7 +384,7 @@ impl Engine {
             author: AUTHOR,
             options: &self.config.defaults,
             network: nnue::active().identity(),
-            simd: crate::simd::Simd::detected().name(),
+            simd: crate::util::simd::Simd::detected().name(),
         });
         let label = self.config.label();
         for error in &self.config.errors {

@@ -13,11 +13,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::debug_log;
+use super::options::{self, Change, MIN_HASH_MB, Options};
 use super::{Engine, Finding};
 use crate::board::Board;
-use crate::debug_log;
 use crate::nnue::{self, Network};
-use crate::options::{self, Change, MIN_HASH_MB, Options};
 use crate::search::ThreadPool;
 use crate::tablebase::Tablebases;
 use crate::tt::TranspositionTable;

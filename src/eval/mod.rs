@@ -17,7 +17,7 @@ pub(crate) fn evaluate(board: &Board) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::SplitMix64;
+    use crate::util::rng::SplitMix64;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 

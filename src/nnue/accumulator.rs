@@ -15,7 +15,7 @@
 use shakmaty::{Color, Piece, Square};
 
 use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
-use crate::piece_changes::PieceChanges;
+use crate::nnue::piece_changes::PieceChanges;
 use crate::score::MAX_EVAL;
 
 /// The first layer's output seen from White and from Black.
@@ -175,7 +175,7 @@ pub(super) fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32
 mod tests {
     use super::*;
     use crate::nnue::random_games::random_move;
-    use crate::rng::SplitMix64;
+    use crate::util::rng::SplitMix64;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 

@@ -28,8 +28,8 @@ use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use super::accumulator::screlu_dot;
 use super::{Accumulator, Network};
-use crate::piece_changes::PieceChanges;
-use crate::simd::{Path, Simd};
+use crate::nnue::piece_changes::PieceChanges;
+use crate::util::simd::{Path, Simd};
 
 /// The network's loops on each path.
 impl Simd {
@@ -108,7 +108,7 @@ fn check_values(path: Simd, network: &Network) -> Vec<i32> {
     values
 }
 
-/// The start-up check of the path the hot loops use (see `simd.rs`): when
+/// The start-up check of the path the hot loops use (see `util/simd.rs`): when
 /// it computes anything other than the plain path in the check positions,
 /// the engine falls back to the plain path, and the returned message says
 /// so. Nothing to say when the paths agree, or the path is the plain one.
@@ -159,7 +159,7 @@ mod tests {
     use super::*;
     use crate::nnue::HIDDEN;
     use crate::nnue::random_games::random_move;
-    use crate::rng::SplitMix64;
+    use crate::util::rng::SplitMix64;
     use shakmaty::EnPassantMode;
 
     /// Plays random games with a random network, and checks after every
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn every_path_agrees_with_the_plain_one_in_random_games() {
-        crate::simd::report_paths_compared("network accumulator and output");
+        crate::util::simd::report_paths_compared("network accumulator and output");
         let mut checked = paths_agree_in_random_games(&Chess::default(), 40, 21);
         // From the start-up check's other positions too: castling and en
         // passant chances, promotions, a Chess960 start.

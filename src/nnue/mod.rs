@@ -14,13 +14,14 @@
 //! quantised by [`QA`] (first layer) and [`QB`] (output layer). The loops
 //! are plain loops over fixed-size arrays, which LLVM vectorises on any
 //! target; `kernels.rs` compiles the hot ones again for AVX2 and AVX-512,
-//! and [`crate::simd`] picks a path at start-up, so one binary runs on any
+//! and [`crate::util::simd`] picks a path at start-up, so one binary runs on any
 //! x86-64 processor.
 
 mod accumulator;
 mod format;
 mod kernels;
 mod network;
+pub(crate) mod piece_changes;
 
 pub(crate) use accumulator::Accumulator;
 pub use format::QuantisedNetwork;
@@ -71,7 +72,7 @@ pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
 mod random_games {
     use shakmaty::{Chess, Move, Position};
 
-    use crate::rng::SplitMix64;
+    use crate::util::rng::SplitMix64;
 
     /// A random legal move of `pos` (`None` when there is none): one of
     /// the rare kinds (en passant, castling, promotion) whenever there is

@@ -104,7 +104,7 @@ impl Network {
     /// that need every weight to matter.
     #[cfg(test)]
     pub(super) fn random(seed: u64) -> Network {
-        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut rng = crate::util::rng::SplitMix64::new(seed);
         let mut small = |range: usize| (rng.below(2 * range + 1) as i64 - range as i64) as i16;
         let quantised = QuantisedNetwork {
             feature_weights: (0..INPUTS * HIDDEN).map(|_| small(60)).collect(),

@@ -17,7 +17,7 @@
 use shakmaty::{Bitboard, Color, Move, Position, Rank, Role, Square};
 
 use crate::board::Board;
-use crate::material::classical_value;
+use crate::score::material::classical_value;
 
 /// What the exchange counts a king as: more than everything else on the
 /// board, so capturing it is the last word.

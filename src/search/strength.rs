@@ -28,7 +28,7 @@
 //! the constants were calibrated by matches (the README's table).
 
 use super::limits::Limits;
-use crate::rng::SplitMix64;
+use crate::util::rng::SplitMix64;
 
 /// The lowest and highest rating the handicaps are calibrated for:
 /// Stockfish 15.1's `UCI_Elo` range, which the `UCI_Elo` option offers

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::board::Board;
-use crate::rate::nodes_per_second;
+use crate::util::rate::nodes_per_second;
 
 /// The deepest perft asked for: far past any count that could finish, and
 /// shallow enough for the recursion on any thread's stack (each ply holds

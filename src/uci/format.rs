@@ -2,12 +2,12 @@
 //!
 //! Scores are from the side to move: `cp N`, normalized by the win-draw-loss
 //! model so that `cp 100` is an even chance to win
-//! ([`crate::wdl::normalized_cp`]), or `mate N` counting full moves
+//! ([`crate::score::wdl::normalized_cp`]), or `mate N` counting full moves
 //! (negative when the side to move is mated), then `lowerbound` for an
 //! iteration cut short in its first line after a root move beat alpha (the
 //! root moves after it are unsearched, as the search's driver explains),
 //! then under `UCI_ShowWDL` `wdl W D L`, the per-mille chances of
-//! [`crate::wdl`]. A win the Syzygy tables prove is a `cp` score above
+//! [`crate::score::wdl`]. A win the Syzygy tables prove is a `cp` score above
 //! 31,700 ([`crate::score::TB_WIN_BOUND`]), not rescaled; `tbhits` counts
 //! their probes that answered. Moves are written in UCI notation, castling
 //! as king-takes-rook only under `UCI_Chess960`.
@@ -16,10 +16,10 @@ use shakmaty::{CastlingMode, Move};
 
 use super::output;
 use crate::engine::ReportStyle;
-use crate::rate::nodes_per_second;
+use crate::score::wdl::{Wdl, normalized_cp};
 use crate::score::{is_mate, mate_moves};
 use crate::search::{Iteration, Reporter};
-use crate::wdl::{Wdl, normalized_cp};
+use crate::util::rate::nodes_per_second;
 
 /// `cp N` (normalized for `material` on the board) or `mate N`.
 pub(crate) fn score(score: i32, material: u32) -> String {

@@ -27,9 +27,9 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::RecvTimeoutError;
 
-use crate::debug_log::{self, Direction};
+use crate::engine::debug_log::{self, Direction};
+use crate::engine::options::Options;
 use crate::engine::{Engine, Flow, Protocol, Reply, ReportStyle};
-use crate::options::Options;
 use crate::search::Reporter;
 
 /// The UCI protocol as the engine needs it: the `option name …` lines and

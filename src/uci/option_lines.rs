@@ -1,8 +1,8 @@
 //! The options as UCI shows them: the `option name …` lines of the answer
-//! to `uci`, from the option table and values of [`crate::options`] (and,
+//! to `uci`, from the option table and values of [`crate::engine::options`] (and,
 //! in a `tuning` build, the search's tunables).
 
-use crate::options::{EMPTY_STRING, Kind, Options, SPECS, Value};
+use crate::engine::options::{EMPTY_STRING, Kind, Options, SPECS, Value};
 
 /// The `option name …` lines of the `uci` answer, showing `options`' values
 /// as the defaults.
@@ -51,7 +51,7 @@ pub(crate) fn tunable_lines() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::{Change, MAX_HASH_MB};
+    use crate::engine::options::{Change, MAX_HASH_MB};
 
     #[test]
     fn every_option_is_declared_with_its_kind_default_and_range() {

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use crate::debug_log::{self, Direction};
+use crate::engine::debug_log::{self, Direction};
 
 /// Exit status when stdout is closed under the engine.
 const CLOSED_STDOUT_EXIT_CODE: i32 = 1;

@@ -45,9 +45,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use rookery::nnue::feature_index;
-use rookery::rng::SplitMix64;
-use rookery::tools::datagen::manifest::{self, Entry, Vouch};
-use rookery::tools::datagen::record::{GameResult, TRAINING_FILTER_VERSION, open_game_file};
+use rookery::records::manifest::{self, Entry, Vouch};
+use rookery::records::{GameResult, TRAINING_FILTER_VERSION, open_game_file};
+use rookery::util::rng::SplitMix64;
 use shakmaty::{Chess, Position};
 
 /// Most pieces a chess position can have.
@@ -236,7 +236,7 @@ pub fn expand_manifests(paths: &[PathBuf]) -> io::Result<Vec<Source>> {
                         "{}: its training positions were counted under training filter version \
                          {}, this trainer's filter is version {TRAINING_FILTER_VERSION}: train on \
                          it with a build whose TRAINING_FILTER_VERSION is {} \
-                         (src/tools/datagen/record.rs), or the positions are not the ones it names",
+                         (src/records/mod.rs), or the positions are not the ones it names",
                         path.display(),
                         list.filter_version,
                         list.filter_version
@@ -467,7 +467,7 @@ mod tests {
         let archive = dir.join("archive.bin");
         std::fs::write(&archive, ARCHIVE_GAMES).unwrap();
         let file = dir.join("games.bin");
-        rookery::tools::datagen::convert::convert(&[archive], &file, "seed=30001").unwrap();
+        rookery::records::convert::convert(&[archive], &file, "seed=30001").unwrap();
         let bytes = std::fs::read(&file).unwrap();
         (dir, bytes)
     }

@@ -108,7 +108,7 @@ fn sigmoid(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rookery::rng::SplitMix64;
+    use rookery::util::rng::SplitMix64;
 
     /// Bits of a `u64` that fit an `f64`'s mantissa.
     const MANTISSA_BITS: u32 = 53;

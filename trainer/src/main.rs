@@ -55,7 +55,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use rookery::nnue::{QuantisedNetwork, SCALE};
-use rookery::rng::SplitMix64;
+use rookery::util::rng::SplitMix64;
 
 use checkpoint::Checkpoint;
 use model::FloatNetwork;

@@ -18,7 +18,7 @@
 //! otherwise.
 
 use rookery::nnue::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, QuantisedNetwork};
-use rookery::rng::SplitMix64;
+use rookery::util::rng::SplitMix64;
 
 /// Largest magnitude any parameter may take: quantised by `QB` the output
 /// weights reach the engine's `MAX_OUTPUT_WEIGHT` exactly (a power-of-two
@@ -298,7 +298,7 @@ mod tests {
     use crate::data::Sample;
     use crate::test_positions::random_positions;
     use rookery::nnue::{Network, SCALE, evaluate};
-    use rookery::tools::datagen::record::GameResult;
+    use rookery::records::GameResult;
     use shakmaty::Position;
 
     /// A network of a trained one's magnitudes: accumulators spread over

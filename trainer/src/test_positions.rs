@@ -2,7 +2,7 @@
 //! position, so tests need no files and see both sides to move, varied
 //! material and every piece type.
 
-use rookery::rng::SplitMix64;
+use rookery::util::rng::SplitMix64;
 use shakmaty::{Chess, Position};
 
 /// Plies of one random game before starting another.

@@ -184,7 +184,7 @@ mod tests {
     use super::*;
     use crate::test_positions::random_positions;
     use rookery::nnue::SCALE;
-    use rookery::tools::datagen::record::GameResult;
+    use rookery::records::GameResult;
     use shakmaty::{Chess, Color, Position, Role};
 
     const LOSS: Loss = Loss {

@@ -11,9 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rookery::tools::datagen::convert::convert;
-use rookery::tools::datagen::manifest::{self, MANIFEST_NAME};
-use rookery::tools::datagen::record::TRAINING_FILTER_VERSION;
+use rookery::records::TRAINING_FILTER_VERSION;
+use rookery::records::convert::convert;
+use rookery::records::manifest::{self, MANIFEST_NAME};
 
 const TRAINER: &str = env!("CARGO_BIN_EXE_trainer");
 /// Positions per step: several steps an epoch on the fixture's games.

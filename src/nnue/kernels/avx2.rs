@@ -5,14 +5,14 @@
 //! written with intrinsics, as LLVM's own vectorisation of it for AVX2
 //! used 128-bit vectors (about 40% fewer instructions in `evaluate` so).
 //!
-//! Callers must make sure the processor has AVX2 (`crate::simd::Simd`).
+//! Callers must make sure the processor has AVX2 (`crate::util::simd::Simd`).
 
 use std::arch::x86_64::*;
 
 use shakmaty::Color;
 
+use crate::nnue::piece_changes::PieceChanges;
 use crate::nnue::{Accumulator, HIDDEN, Network, QA};
-use crate::piece_changes::PieceChanges;
 
 /// 16-bit values in a 256-bit register.
 const LANES: usize = 16;

@@ -3,14 +3,14 @@
 //! AVX2 (`avx2.rs`): the accumulator update is the plain loop compiled
 //! here, the output layer's sum is written with intrinsics.
 //!
-//! Callers must make sure the processor has both features (`crate::simd::Simd`).
+//! Callers must make sure the processor has both features (`crate::util::simd::Simd`).
 
 use std::arch::x86_64::*;
 
 use shakmaty::Color;
 
+use crate::nnue::piece_changes::PieceChanges;
 use crate::nnue::{Accumulator, HIDDEN, Network, QA};
-use crate::piece_changes::PieceChanges;
 
 /// 16-bit values in a 512-bit register.
 const LANES: usize = 32;

@@ -26,9 +26,9 @@ use crossbeam::channel::RecvTimeoutError;
 use shakmaty::CastlingMode;
 
 use crate::board::{Board, parse_fen};
-use crate::rate::nodes_per_second;
 use crate::search::{JobSpec, Limits, SearchJob, ThreadPool};
 use crate::tt::TranspositionTable;
+use crate::util::rate::nodes_per_second;
 
 pub const DEFAULT_DEPTH: i32 = 11;
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -83,7 +83,7 @@ pub fn run(
     report(&format!(
         "network {}, simd {}",
         crate::nnue::active().identity(),
-        crate::simd::Simd::detected().name()
+        crate::util::simd::Simd::detected().name()
     ));
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;

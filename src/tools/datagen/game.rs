@@ -17,11 +17,11 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Position};
 
-use super::record::{GameRecord, GameResult, Ply};
 use crate::board::{Board, FIFTY_MOVE_HALFMOVES};
-use crate::rng::SplitMix64;
+use crate::records::{GameRecord, GameResult, Ply};
 use crate::search::{JobSpec, Limits, SearchJob, ThreadPool, ThreadResult};
 use crate::tt::TranspositionTable;
+use crate::util::rng::SplitMix64;
 
 /// The hard node cap of a move's search, in soft node limits.
 const HARD_NODES_FACTOR: u64 = 8;

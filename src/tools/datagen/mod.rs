@@ -3,25 +3,22 @@
 //!
 //! Every worker thread plays games on its own ([`game`]), with its own
 //! single-thread search pool and table, both reset before each game as
-//! after `ucinewgame`. Each finished game is written in one write
-//! ([`record`]), so stopping the generator (Ctrl-C) keeps every finished
-//! game; the file gets its trailer when the run ends (an interrupted
-//! run's file is closed by `rookery dataclose`). The games go either to
-//! one file that grows, a part per run, or into chunks
-//! ([`chunks`]): files of a fixed number of games, compressed and never
-//! written again once full, which is how the data is committed to the
-//! repository while generation goes on ([`manifest`] lists them there).
+//! after `ucinewgame`. Each finished game is written in one write, in the
+//! game record of [`crate::records`], so stopping the generator (Ctrl-C)
+//! keeps every finished game; the file gets its trailer when the run ends
+//! (an interrupted run's file is closed by `rookery dataclose`). The games
+//! go either to one file that grows, a part per run, or into chunks
+//! ([`crate::records::chunks`]): files of a fixed number of games,
+//! compressed and never written again once full, which is how the data is
+//! committed to the repository while generation goes on
+//! ([`crate::records::manifest`] lists them there).
 //!
 //! The search is the engine's own with its current evaluation: generation
 //! 0 used the piece-square tables, every later one the latest network.
 //! Every file's header notes the engine's commit, its network, the seed
 //! and the node limit, so a file says where it came from.
 
-pub mod chunks;
-pub mod convert;
 mod game;
-pub mod manifest;
-pub mod record;
 
 use std::fs::File;
 use std::io;
@@ -30,10 +27,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::rng::SplitMix64;
-use chunks::ChunkSet;
+use crate::records::chunks::ChunkSet;
+use crate::records::{GameRecord, GameResult, GameWriter, open_for_append};
+use crate::util::rng::SplitMix64;
 use game::Player;
-use record::{GameRecord, GameResult, GameWriter, open_for_append};
 
 /// Unfit openings in a row after which a worker gives up: a node limit too
 /// small to finish even one iteration makes every opening unfit.
@@ -284,6 +281,7 @@ fn play_games(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::{self, chunks};
 
     fn scratch(name: &str) -> PathBuf {
         let path = std::env::temp_dir().join(format!("rookery-{name}-{}", std::process::id()));
@@ -305,12 +303,12 @@ mod tests {
 
     fn games_of(path: &std::path::Path) -> (String, Vec<GameRecord>) {
         let open = if path.extension().is_some_and(|e| e == "part") {
-            record::open_part_file
+            records::open_part_file
         } else {
-            record::open_game_file
+            records::open_game_file
         };
         let mut reader = open(path).unwrap();
-        assert_eq!(reader.version(), record::FORMAT_VERSION);
+        assert_eq!(reader.version(), records::FORMAT_VERSION);
         let mut games = Vec::new();
         while let Some(game) = reader.next_game().unwrap() {
             games.push(game);
@@ -393,7 +391,7 @@ mod tests {
         std::fs::write(&part, bytes).unwrap();
         // A part without a whole game stays as it is.
         let empty = dir.join("s7-c00001.bin.part");
-        std::fs::write(&empty, record::file_header(&notes).unwrap()).unwrap();
+        std::fs::write(&empty, records::file_header(&notes).unwrap()).unwrap();
 
         let closed = chunks::close_parts(&dir).unwrap();
         let finished = dir.join("s7-c00000.bin.xz");
@@ -411,7 +409,7 @@ mod tests {
         // the part beside its whole finished file: it goes, and the
         // finished file stays as it is.
         let finished_bytes = std::fs::read(&finished).unwrap();
-        std::fs::write(&part, record::file_header(&notes).unwrap()).unwrap();
+        std::fs::write(&part, records::file_header(&notes).unwrap()).unwrap();
         assert!(chunks::close_parts(&dir).unwrap().is_empty());
         assert!(!part.exists());
         assert_eq!(std::fs::read(&finished).unwrap(), finished_bytes);

@@ -25,9 +25,9 @@ use super::history::{Context, Histories};
 use super::movekey::MoveKey;
 use super::see::exchange_at_least;
 use crate::board::Board;
-use crate::material::midgame_value;
-use crate::simd::{Path, Simd};
+use crate::score::material::midgame_value;
 use crate::tt::PackedMove;
+use crate::util::simd::{Path, Simd};
 
 /// Capacity of shakmaty's `MoveList`.
 const MAX_MOVES: usize = 270;
@@ -317,7 +317,7 @@ fn score(board: &Board, histories: &Histories, ordering: &Ordering, m: Move, key
 }
 
 #[cfg(test)]
-mod picker_perft;
+mod perft_tests;
 
 #[cfg(test)]
 mod tests {
@@ -441,8 +441,8 @@ mod tests {
     /// the last of the largest.
     #[test]
     fn every_path_picks_the_last_of_the_largest_scores() {
-        crate::simd::report_paths_compared("move picker arg-max");
-        let mut rng = crate::rng::SplitMix64::new(31);
+        crate::util::simd::report_paths_compared("move picker arg-max");
+        let mut rng = crate::util::rng::SplitMix64::new(31);
         for length in 1..=MAX_MOVES {
             for distinct in [2, 5, usize::MAX] {
                 let scores: Vec<i32> = (0..length)

@@ -5,7 +5,7 @@
 //! so one binary runs on every x86-64 processor. The loops where wider
 //! vectors pay (the network's accumulator update and output layer in
 //! `nnue/kernels.rs`, the move picker's arg-max in
-//! `search/movepick.rs`) are written once as plain loops and compiled
+//! `search/movepick/`) are written once as plain loops and compiled
 //! again inside `#[target_feature]` functions, one per [`Path`]; a
 //! [`Simd`] says which of them to call. All of them are integer
 //! arithmetic, so every path gives the same results bit for bit, and the

@@ -15,7 +15,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::chunks::compress;
-use super::record::{GameWriter, open_game_file};
+use super::{GameWriter, open_game_file};
 
 /// What a conversion wrote.
 pub struct Converted {

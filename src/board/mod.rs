@@ -24,7 +24,8 @@
 //!
 //! Reading a position and a move from text ([`parse_fen`], [`parse_move`])
 //! lives here too, below every layer that reads them (the protocol, the
-//! tools, the tests).
+//! tools, the tests), as does [`check`]: whether a move gives check, told
+//! without playing it.
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -34,8 +35,10 @@ use shakmaty::{
     PositionError, Role, Square,
 };
 
+use crate::nnue::piece_changes::PieceChanges;
 use crate::nnue::{self, Accumulator, Network};
-use crate::piece_changes::PieceChanges;
+
+pub(crate) mod check;
 
 /// The halfmove clock at which the fifty-move rule draws (FIDE 9.3: fifty
 /// moves of each side without a capture or a pawn move).
@@ -326,7 +329,7 @@ pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::SplitMix64;
+    use crate::util::rng::SplitMix64;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;

@@ -34,7 +34,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::record::{GameRecord, GameWriter, naming, open_game_file, open_part_file};
+use super::{GameRecord, GameWriter, naming, open_game_file, open_part_file};
 
 /// xz's preset for finished chunks: 6 is xz's default; higher presets
 /// only differ in a dictionary larger than a chunk.
@@ -47,17 +47,17 @@ pub(crate) const FINISHED_SUFFIX: &str = ".bin.xz";
 const PART_SUFFIX: &str = ".bin.part";
 
 /// The chunks of one seed in one folder.
-pub(super) struct ChunkSet {
+pub(crate) struct ChunkSet {
     dir: PathBuf,
     seed: u64,
-    pub(super) games_per_chunk: u64,
+    pub(crate) games_per_chunk: u64,
     /// The lowest chunk number not yet handed out.
     next: AtomicU64,
 }
 
 impl ChunkSet {
     /// The chunks of `seed` in `dir`, which is made if it does not exist.
-    pub(super) fn new(dir: &Path, seed: u64, games_per_chunk: u64) -> io::Result<ChunkSet> {
+    pub(crate) fn new(dir: &Path, seed: u64, games_per_chunk: u64) -> io::Result<ChunkSet> {
         fs::create_dir_all(dir)?;
         Ok(ChunkSet {
             dir: dir.to_path_buf(),
@@ -69,7 +69,7 @@ impl ChunkSet {
 
     /// The next chunk number to play: the lowest not handed out yet whose
     /// finished file does not exist.
-    pub(super) fn claim(&self) -> u64 {
+    pub(crate) fn claim(&self) -> u64 {
         loop {
             let number = self.next.fetch_add(1, Ordering::Relaxed);
             if !self.path(number, FINISHED_SUFFIX).exists() {
@@ -87,7 +87,7 @@ impl ChunkSet {
     }
 
     /// Starts chunk `number` afresh, its header carrying `notes`.
-    pub(super) fn open(&self, number: u64, notes: &str) -> io::Result<Chunk> {
+    pub(crate) fn open(&self, number: u64, notes: &str) -> io::Result<Chunk> {
         let part = self.path(number, PART_SUFFIX);
         let writer = GameWriter::new(File::create(&part)?, notes)?;
         Ok(Chunk {
@@ -99,7 +99,7 @@ impl ChunkSet {
 }
 
 /// A chunk being played.
-pub(super) struct Chunk {
+pub(crate) struct Chunk {
     writer: GameWriter<File>,
     part: PathBuf,
     finished: PathBuf,
@@ -107,7 +107,7 @@ pub(super) struct Chunk {
 
 impl Chunk {
     /// Appends a finished game, in one write.
-    pub(super) fn write(&mut self, game: &GameRecord) -> io::Result<()> {
+    pub(crate) fn write(&mut self, game: &GameRecord) -> io::Result<()> {
         self.writer.write(game)
     }
 
@@ -118,7 +118,7 @@ impl Chunk {
     /// later run with the seed plays it again from its own stream, the
     /// same games first, so only [`close_parts`] makes a short finished
     /// chunk.
-    pub(super) fn finish(self, games_per_chunk: u64) -> io::Result<Option<PathBuf>> {
+    pub(crate) fn finish(self, games_per_chunk: u64) -> io::Result<Option<PathBuf>> {
         if self.writer.games() < games_per_chunk {
             return Ok(None);
         }

@@ -1,5 +1,7 @@
 //! Score conventions shared by the search, the transposition table and the
-//! UCI output.
+//! UCI output. Two scales read on them live here too: what a piece is
+//! worth in centipawns ([`material`]) and what a score means as win, draw
+//! and loss chances ([`wdl`], the `UCI_ShowWDL` model).
 //!
 //! Scores are centipawns from the side to move's point of view. A mate is
 //! `MATE - ply` (mating) or `-MATE + ply` (being mated), where `ply` counts
@@ -18,6 +20,9 @@
 //! leaves too few plies to reach them, or so deep that their distance from
 //! the root passes the band, they are only "winning", the best score short
 //! of a proven win.
+
+pub(crate) mod material;
+pub(crate) mod wdl;
 
 /// Deepest ply the search can reach; bounds the per-ply tables.
 pub const MAX_PLY: usize = 128;

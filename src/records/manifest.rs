@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::chunks::FINISHED_SUFFIX;
-use super::record::{GameReader, TRAINING_FILTER_VERSION, open_game_file};
+use super::{GameReader, TRAINING_FILTER_VERSION, open_game_file};
 
 /// The manifest's file name in its folder.
 pub const MANIFEST_NAME: &str = "manifest.tsv";
@@ -589,7 +589,7 @@ fn invalid(manifest: &Path, line: usize, what: &str) -> io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::datagen::convert::convert;
+    use crate::records::convert::convert;
 
     /// The version-2 fixture.
     fn fixture() -> PathBuf {

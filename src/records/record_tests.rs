@@ -11,11 +11,11 @@ use crate::score::MAX_EVAL;
 /// The first five games of the archive's `a1153ef_gen5c/s30001.bin.xz`,
 /// byte for byte: a headerless version-1 file.
 const ARCHIVE_V1_GAMES: &[u8] =
-    include_bytes!("../../../../tests/data/selfplay/a1153ef_s30001_first5.bin");
+    include_bytes!("../../tests/data/selfplay/a1153ef_s30001_first5.bin");
 /// The first five games of the archive's `257e666_gen9/s40001.bin.xz`,
 /// byte for byte: a version-2 file, with unscored plies.
 const ARCHIVE_V2_GAMES: &[u8] =
-    include_bytes!("../../../../tests/data/selfplay/257e666_s40001_first5.bin");
+    include_bytes!("../../tests/data/selfplay/257e666_s40001_first5.bin");
 /// After 1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 d6 6. c3 O-O
 /// 7. h3 h6 8. Re1 a6: game ply 16, White to move.
 const PLY_16: &str = "r1bq1rk1/1pp2pp1/p1np1n1p/2b1p3/2B1P3/2PP1N1P/PP3PP1/RNBQR1K1 w - - 0 9";
@@ -393,14 +393,8 @@ fn appending_adds_a_closed_part_a_run_and_never_mixes_versions() {
         .unwrap();
     let error = open_for_append(&path, "seed=1").err().unwrap();
     assert!(error.to_string().contains("dataclose"), "{error}");
-    assert_eq!(
-        crate::tools::datagen::chunks::close_file(&path).unwrap(),
-        Some(3)
-    );
-    assert_eq!(
-        crate::tools::datagen::chunks::close_file(&path).unwrap(),
-        None
-    );
+    assert_eq!(crate::records::chunks::close_file(&path).unwrap(), Some(3));
+    assert_eq!(crate::records::chunks::close_file(&path).unwrap(), None);
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(read_all(&bytes).unwrap().1, vec![one.clone(); 3]);
 

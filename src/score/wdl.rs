@@ -26,7 +26,7 @@
 
 use shakmaty::{Chess, Position, Role};
 
-use crate::material::{PAWN, classical_value};
+use crate::score::material::{PAWN, classical_value};
 use crate::score::{MAX_EVAL, is_decisive, is_mate};
 
 /// `a(m) = A_BASE + A_SLOPE · m / MATERIAL_SCALE`, in centipawns.

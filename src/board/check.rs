@@ -106,7 +106,7 @@ impl CheckSquares {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::SplitMix64;
+    use crate::util::rng::SplitMix64;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 

@@ -1,9 +1,9 @@
 //! The pieces a move takes off the board and puts on it: what both the
 //! board's Zobrist key and the network's accumulator must learn of a move.
 //!
-//! A module of its own, below both: the board updates its key and its
-//! accumulator from the same changes, and the accumulator needs nothing
-//! else of the board. At most two pieces leave (the mover and a victim, or
+//! A module of the network's, below the board: the board updates its key
+//! and its accumulator from the same changes, and the accumulator needs
+//! nothing else of the board. At most two pieces leave (the mover and a victim, or
 //! king and rook when castling) and at most two arrive, so the changes are
 //! kept in fixed arrays, never on the heap.
 

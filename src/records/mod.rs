@@ -1,6 +1,16 @@
 //! The self-play game record: how `rookery datagen` stores its games and
 //! how the trainer, the text converter and the data manifest read them
-//! back.
+//! back. Two programs share it (the engine's tools write, the trainer
+//! reads), so it is a module of its own, below both, that knows nothing
+//! of the search:
+//! * this file: the record format, its versions' reading and writing
+//!   (the fixed-width layout of versions 1 and 2 in `fixed.rs`, the
+//!   compact one of 3 and 4 in `compact.rs`), and the training filter;
+//! * [`chunks`]: the files a generator writes, finished and compressed
+//!   chunk by chunk, and closing those a run left open;
+//! * [`manifest`]: the list of a data folder's files with their counts,
+//!   and what it vouches for;
+//! * [`convert`]: rewriting old files in the current version.
 //!
 //! Games, not positions, are stored: a start position, then each ply's
 //! move and the search's score before it. Every position of a game can be
@@ -98,8 +108,11 @@
 //! largest evaluation, which a spoilt one becomes). That filter has a
 //! version, [`TRAINING_FILTER_VERSION`], named by every list of counts.
 
+pub mod chunks;
 mod compact;
+pub mod convert;
 mod fixed;
+pub mod manifest;
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};

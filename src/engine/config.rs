@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::options::{self, Kind, Options};
+use super::options::{self, Kind, Options};
 
 const FILE_NAME: &str = "engine.toml";
 
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn shipped_engine_toml_is_valid() {
-        let text = include_str!("../engine.toml");
+        let text = include_str!("../../engine.toml");
         let config = Config::parse(text);
         assert!(config.errors.is_empty(), "{:?}", config.errors);
         assert_eq!(config.defaults, Options::default());
