@@ -4,7 +4,7 @@
     python3 scripts/data_table.py check
     python3 scripts/data_table.py update
     python3 scripts/data_table.py update --add 'edffd99_gen12/ s52001-c*' \\
-        --engine 'edffd99, gen 12 (`23091a91e0ea`)' --made 'session 43, …'
+        --engine 'edffd99, gen 12 (`23091a91e0ea`)' --made '2026-11-27, …'
 
 The README's "What is here" table has a row per run of self-play: its
 first cell names a folder (`` `edffd99_gen12/` ``) and, where the folder
@@ -199,7 +199,8 @@ def main(argv: list[str]) -> int:
     add = commands.add_parser("update", help="recompute every figure, optionally adding a row")
     add.add_argument("--add", metavar="'FOLDER/ SPEC'", help="a new run's first cell")
     add.add_argument("--engine", help="the new row's engine and network")
-    add.add_argument("--made", help="the new row's account of how it was made")
+    add.add_argument("--made", help="the new row's account of how it was made, "
+                     "dated by day (YYYY-MM-DD) or commit, never by working session")
     args = parser.parse_args(argv)
 
     readme = args.readme.read_text(encoding="utf-8")
