@@ -78,6 +78,9 @@ def fake_engine(tmp_path, version: str) -> str:
 
 def test_a_run_resumes_only_with_its_own_settings_and_build(tmp_path, monkeypatch):
     monkeypatch.setattr(spsa, "play", lambda engine, plus, minus, args: 1.0)
+    # The games are faked, so fastchess and the book need not be there (CI
+    # runs the tests in a copy without ../shared).
+    monkeypatch.setattr(spsa.shared, "require", lambda script, files: None)
     state = str(tmp_path / "state.json")
     engine = fake_engine(tmp_path, "0.2.0 (abc1234)")
     run = ["--engine", engine, "--state", state, "--pairs", "4", "--nodes", "20000"]
@@ -105,6 +108,7 @@ def test_a_lost_build_is_replaced_only_when_asked_and_on_record(tmp_path, monkey
         return 1.0
 
     monkeypatch.setattr(spsa, "play", play_two_then_stop)
+    monkeypatch.setattr(spsa.shared, "require", lambda script, files: None)
     state = str(tmp_path / "state.json")
     run = ["--state", state, "--pairs", "4", "--nodes", "20000"]
     lost = fake_engine(tmp_path, "0.2.0 (abc1234)")
