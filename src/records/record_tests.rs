@@ -5,6 +5,7 @@
 //! one reads up to its last whole game, the move encodings, and which
 //! positions are kept for training (pinned to the filter's version).
 
+use super::reader::XzInput;
 use super::*;
 use crate::score::MAX_EVAL;
 
