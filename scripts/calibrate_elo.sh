@@ -13,7 +13,8 @@
 # --ratings "X Y"  the ratings to play (default "1500 2000 2500")
 # --rounds N       openings a rating, two games each (default 50)
 # --stockfish CMD  the opponent (default /usr/games/stockfish)
-# --dir DIR        where the PGNs go, calib_X.pgn (default /tmp); a PGN
+# --dir DIR        where the PGNs go, calib_X.pgn (default matches/ in the
+#                  repository, which git ignores); a PGN
 #                  already there is resumed by fastchess's state beside
 #                  it, not replayed
 # --concurrency N  games at once (default 1)
@@ -22,7 +23,7 @@
 # Needs fastchess and the 8-move book in ../shared (or ROOKERY_SHARED's
 # folder, scripts/shared.sh) to play; --table-only needs neither.
 #
-# Example: scripts/calibrate_elo.sh target/release/rookery --dir /tmp/calibration
+# Example: scripts/calibrate_elo.sh target/release/rookery --dir matches/calibration
 set -euo pipefail
 
 # usage STATUS: prints the header above and exits.
@@ -36,7 +37,7 @@ repository=$(cd "$(dirname "$0")/.." && pwd)
 ratings="1500 2000 2500"
 rounds=50
 stockfish=/usr/games/stockfish
-dir=/tmp
+dir="$repository/matches"
 concurrency=1
 play=true
 engine=""
