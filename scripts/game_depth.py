@@ -29,10 +29,11 @@ from __future__ import annotations
 import argparse
 import lzma
 import os
-import subprocess
 import sys
 
 import chess.pgn
+
+from search_figures import Engine, last_depth
 
 # Games shorter than this many plies are skipped: too few middlegame moves.
 MIN_GAME_PLIES = 60
@@ -55,52 +56,14 @@ def read_games(pgn: str, count: int) -> list[chess.pgn.Game]:
     return games
 
 
-def last_depth(lines: list[str]) -> int:
-    """The depth of the last ``info`` line with a depth and nodes."""
-    depth = 0
-    for line in lines:
-        words = line.split()
-        if words[:1] == ["info"] and "depth" in words and "nodes" in words:
-            depth = int(words[words.index("depth") + 1])
-    return depth
-
-
-class Engine:
-    """A UCI engine process, driven line by line."""
-
-    def __init__(self, command: str, options: dict[str, str]):
-        self.process = subprocess.Popen(command.split(), stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.until("readyok")
-
-    def send(self, line: str) -> None:
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def until(self, prefix: str) -> list[str]:
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise SystemExit(f"game_depth.py: the engine ended before '{prefix}'")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    def quit(self) -> None:
-        self.send("quit")
-        self.process.wait()
-
-
-def depths(command: str, options: dict[str, str], games: list[chess.pgn.Game],
+def depths(engine_path: str, options: dict[str, str], games: list[chess.pgn.Game],
            nodes: int, from_ply: int) -> list[tuple[int, int, int]]:
     """``(game, ply, depth)`` for every second ply of every game."""
-    engine = Engine(command, options)
+    engine = Engine(engine_path)
+    for name, value in options.items():
+        engine.send(f"setoption name {name} value {value}")
+    engine.send("isready")
+    engine.read_until("readyok")
     found = []
     for index, game in enumerate(games):
         fen = game.headers.get("FEN", chess.STARTING_FEN)
@@ -109,7 +72,7 @@ def depths(command: str, options: dict[str, str], games: list[chess.pgn.Game],
         for ply in range(from_ply, min(len(moves), MAX_PLY), 2):
             engine.send(f"position fen {fen} moves {' '.join(moves[:ply])}")
             engine.send(f"go nodes {nodes}")
-            found.append((index, ply, last_depth(engine.until("bestmove"))))
+            found.append((index, ply, last_depth(engine.read_until("bestmove"))))
     engine.quit()
     return found
 
@@ -117,7 +80,7 @@ def depths(command: str, options: dict[str, str], games: list[chess.pgn.Game],
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pgn", help="games to replay (.pgn or .pgn.xz)")
-    parser.add_argument("engines", nargs="+", help="engine commands")
+    parser.add_argument("engines", nargs="+", help="engine binaries")
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--nodes", type=int, default=300_000,
                         help="node budget a move (300,000: about 0.16 s at 1.85 M nps)")
@@ -134,12 +97,12 @@ def main() -> int:
     if not games:
         print(f"game_depth.py: no game of {MIN_GAME_PLIES}+ plies in {args.pgn}", file=sys.stderr)
         return 1
-    for command in args.engines:
-        found = depths(command, options, games, args.nodes, args.from_ply)
+    for engine_path in args.engines:
+        found = depths(engine_path, options, games, args.nodes, args.from_ply)
         mean = sum(depth for _, _, depth in found) / len(found)
-        print(f"{command}\t{len(found)} positions\tmean depth {mean:.2f}")
+        print(f"{engine_path}\t{len(found)} positions\tmean depth {mean:.2f}")
         if args.tsv:
-            name = os.path.basename(command.split()[0])
+            name = os.path.basename(engine_path)
             with open(os.path.join(args.tsv, f"{name}.tsv"), "w") as out:
                 out.writelines(f"{g}\t{p}\t{d}\n" for g, p, d in found)
     return 0
