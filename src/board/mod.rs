@@ -84,7 +84,8 @@ impl Board {
 
     /// The network's evaluation in centipawns for the side to move.
     pub(crate) fn evaluate(&self) -> i32 {
-        self.accumulator.evaluate(self.network, self.pos.turn())
+        self.accumulator
+            .evaluate(self.network, self.pos.turn(), self.pos.board().occupied())
     }
 
     /// The standard starting position.

@@ -12,7 +12,7 @@
 //! points that choose the path, [`Accumulator::play`] and
 //! [`Accumulator::evaluate`].
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Bitboard, Color, Piece, Square};
 
 use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
 use crate::nnue::piece_changes::PieceChanges;
@@ -85,21 +85,26 @@ impl Accumulator {
     }
 
     /// [`Accumulator::evaluate`] with `dot` for [`screlu_dot`] (the same
-    /// sum, in a given instruction set's vectors).
+    /// sum, in a given instruction set's vectors), through the output
+    /// layer of the position whose `occupied` squares these are. (Counted
+    /// here, the pieces are counted with the path's instructions: one
+    /// `popcnt` where it has it.)
     #[inline(always)]
     pub(super) fn output(
         &self,
         network: &Network,
         turn: Color,
+        occupied: Bitboard,
         dot: impl Fn(&[i16; HIDDEN], &[i16; HIDDEN]) -> i32,
     ) -> i32 {
         let (ours, theirs) = match turn {
             Color::White => (&self.white, &self.black),
             Color::Black => (&self.black, &self.white),
         };
-        let sum = i64::from(dot(ours, &network.output_weights[0]))
-            + i64::from(dot(theirs, &network.output_weights[1]));
-        let output = sum / i64::from(QA) + i64::from(network.output_bias);
+        let layer = network.output_layer(occupied.count());
+        let sum =
+            i64::from(dot(ours, &layer.weights[0])) + i64::from(dot(theirs, &layer.weights[1]));
+        let output = sum / i64::from(QA) + i64::from(layer.bias);
         let centipawns = output * i64::from(SCALE) / i64::from(QA * QB);
         // An extreme network or position must not pass for a tablebase
         // win or a mate.
@@ -174,6 +179,7 @@ pub(super) fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::OutputBuckets;
     use crate::nnue::random_games::random_move;
     use crate::util::rng::SplitMix64;
     use shakmaty::fen::Fen;
@@ -187,7 +193,7 @@ mod tests {
     /// move, and checks it against one computed from scratch after every
     /// move. Returns how many moves of each kind were checked.
     fn incremental_matches_refresh(start: Chess, games: usize, seed: u64) -> [usize; 4] {
-        let network = Network::random(seed);
+        let network = Network::random(seed, OutputBuckets::Single);
         let mut rng = SplitMix64::new(seed);
         let mut kinds = [0; 4]; // captures, en passant, castling, promotions
         for _ in 0..games {

@@ -27,22 +27,24 @@
 //!    4      u32       hidden width
 //!    8      weights
 //!
-//! weights, for the one shape this build evaluates (SUPPORTED):
+//! weights, for the shapes this build evaluates (`shape.rs`): HIDDEN is
+//! the build's width, B the output buckets (1, or 8 by piece count):
 //!   i16[768][HIDDEN]  feature weights, row f = input feature f   (× QA)
 //!   i16[HIDDEN]       feature biases                             (× QA)
-//!   i16[2][HIDDEN]    output weights: side to move's half first  (× QB)
-//!   i16               output bias                                (× QA·QB)
+//!   i16[B][2][HIDDEN] output weights, bucket by bucket: the side
+//!                     to move's half first                       (× QB)
+//!   i16[B]            output biases, one per bucket              (× QA·QB)
 //! ```
 //!
 //! A new field or a new meaning of one is a new format version: a reader
 //! refuses a version it does not know rather than misread it, and an engine
 //! from before format 2 reads a format-2 file as 0 neurons wide and refuses
-//! it. The weights of other shapes get their layout when a build evaluates
-//! them; until then their header is read and the network refused, naming
-//! its shape and the supported ones.
+//! it. The weights of other shapes (another width, mirrored inputs, king
+//! buckets) get their layout when a build evaluates them; until then their
+//! header is read and the network refused, naming its shape and the
+//! supported ones.
 
-use std::fmt;
-
+use super::shape::{BucketChoice, Mirroring, OutputBuckets, Shape};
 use super::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT};
 
 const MAGIC: &[u8; 4] = b"RKNN";
@@ -57,8 +59,6 @@ const FORMAT_1_HEADER_BYTES: usize = 8;
 const FORMAT_2_HEADER_BYTES: usize = 18;
 /// The longest header, which is what a reader looks at first.
 pub(super) const MAX_HEADER_BYTES: usize = FORMAT_2_HEADER_BYTES;
-/// The bytes of the weights of the [`SUPPORTED`] shape.
-pub(super) const WEIGHT_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1);
 /// Most pieces on a board: the most weight rows an accumulator sums.
 const MAX_PIECES: usize = 32;
 
@@ -67,104 +67,30 @@ const _: () = assert!(
     "format 2 writes the hidden width as a u16"
 );
 
-/// How a network with several outputs picks the one it evaluates with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BucketChoice {
-    /// One output: nothing to choose.
-    None,
-    /// By the number of pieces on the board.
-    PieceCount,
+/// The bytes of the weights of a network of this build's width with
+/// `buckets`.
+pub(super) fn weight_bytes(buckets: OutputBuckets) -> usize {
+    2 * (INPUTS * HIDDEN + HIDDEN + buckets.count() * (2 * HIDDEN + 1))
 }
 
-/// Whether the inputs are seen mirrored left to right.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mirroring {
-    None,
-    /// Mirrored when the perspective's king stands on files e to h.
-    Horizontal,
-}
-
-/// What a network file says its network is: the sizes of its weights and
-/// how its inputs and outputs are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Shape {
-    /// First-layer neurons per perspective.
-    hidden: u32,
-    output_buckets: u16,
-    bucket_choice: BucketChoice,
-    mirroring: Mirroring,
-    /// Input sets chosen by the king's square (1: one set).
-    king_buckets: u16,
-}
-
-/// The shapes this build evaluates: `(768 → 256)×2 → 1`.
-const SUPPORTED: [Shape; 1] = [Shape {
-    hidden: HIDDEN as u32,
-    output_buckets: 1,
-    bucket_choice: BucketChoice::None,
-    mirroring: Mirroring::None,
-    king_buckets: 1,
-}];
-
-impl fmt::Display for Shape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} wide, ", self.hidden)?;
-        match (self.output_buckets, self.bucket_choice) {
-            (1, BucketChoice::None) => write!(f, "1 output bucket")?,
-            (n, BucketChoice::None) => write!(f, "{n} output buckets chosen by nothing")?,
-            (n, BucketChoice::PieceCount) => write!(f, "{n} output buckets by piece count")?,
-        }
-        match self.mirroring {
-            Mirroring::None => write!(f, ", not mirrored")?,
-            Mirroring::Horizontal => write!(f, ", mirrored left to right")?,
-        }
-        match self.king_buckets {
-            1 => write!(f, ", 1 king bucket"),
-            n => write!(f, ", {n} king buckets"),
-        }
-    }
-}
-
-impl Shape {
-    /// The shape a format-1 header of width `hidden` stands for.
-    fn of_format_1(hidden: u32) -> Shape {
-        Shape {
-            hidden,
-            ..SUPPORTED[0]
-        }
-    }
-
-    /// `Ok` when this build evaluates networks of this shape, else why not.
-    fn check_supported(&self) -> Result<(), String> {
-        if SUPPORTED.contains(self) {
-            return Ok(());
-        }
-        let supported: Vec<String> = SUPPORTED.iter().map(Shape::to_string).collect();
-        Err(format!(
-            "network is {self}; this build evaluates only {}",
-            supported.join(" or ")
-        ))
-    }
-
-    /// The header's bytes that say this shape (format 2).
-    fn header_fields(&self) -> Vec<u8> {
-        let hidden = u16::try_from(self.hidden).expect("a supported width fits a u16");
-        let mut fields = Vec::with_capacity(FORMAT_2_HEADER_BYTES - WIDTH_OR_MARK_AT);
-        fields.extend_from_slice(&VERSIONED.to_le_bytes());
-        fields.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        fields.extend_from_slice(&hidden.to_le_bytes());
-        fields.extend_from_slice(&self.output_buckets.to_le_bytes());
-        fields.push(match self.bucket_choice {
-            BucketChoice::None => 0,
-            BucketChoice::PieceCount => 1,
-        });
-        fields.push(match self.mirroring {
-            Mirroring::None => 0,
-            Mirroring::Horizontal => 1,
-        });
-        fields.extend_from_slice(&self.king_buckets.to_le_bytes());
-        fields
-    }
+/// The header's bytes after the magic that say `shape` (format 2).
+fn header_fields(shape: &Shape) -> Vec<u8> {
+    let hidden = u16::try_from(shape.hidden).expect("a supported width fits a u16");
+    let mut fields = Vec::with_capacity(FORMAT_2_HEADER_BYTES - WIDTH_OR_MARK_AT);
+    fields.extend_from_slice(&VERSIONED.to_le_bytes());
+    fields.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    fields.extend_from_slice(&hidden.to_le_bytes());
+    fields.extend_from_slice(&shape.output_buckets.to_le_bytes());
+    fields.push(match shape.bucket_choice {
+        BucketChoice::None => 0,
+        BucketChoice::PieceCount => 1,
+    });
+    fields.push(match shape.mirroring {
+        Mirroring::None => 0,
+        Mirroring::Horizontal => 1,
+    });
+    fields.extend_from_slice(&shape.king_buckets.to_le_bytes());
+    fields
 }
 
 fn u16_at(bytes: &[u8], at: usize) -> u16 {
@@ -219,12 +145,12 @@ fn read_header(bytes: &[u8]) -> Result<(Shape, usize), String> {
     Ok((shape, FORMAT_2_HEADER_BYTES))
 }
 
-/// Where the weights of a network of a [`SUPPORTED`] shape start: the
-/// length of its header, or why the file is refused.
-pub(super) fn supported_header(bytes: &[u8]) -> Result<usize, String> {
+/// The output buckets of a network of a shape this build evaluates and
+/// where its weights start (the length of its header), or why the file is
+/// refused.
+pub(super) fn supported_header(bytes: &[u8]) -> Result<(OutputBuckets, usize), String> {
     let (shape, header_bytes) = read_header(bytes)?;
-    shape.check_supported()?;
-    Ok(header_bytes)
+    Ok((shape.supported()?, header_bytes))
 }
 
 /// The weights in plain vectors, as a trainer produces them.
@@ -233,27 +159,33 @@ pub struct QuantisedNetwork {
     /// `INPUTS × HIDDEN`, row-major by feature.
     pub feature_weights: Vec<i16>,
     pub feature_bias: Vec<i16>,
-    /// `2 × HIDDEN`: side to move first.
+    /// The output layers and which one evaluates a position.
+    pub buckets: OutputBuckets,
+    /// `buckets.count() × 2 × HIDDEN`, bucket by bucket: the side to
+    /// move's half first.
     pub output_weights: Vec<i16>,
-    pub output_bias: i16,
+    /// One per bucket.
+    pub output_bias: Vec<i16>,
 }
 
 impl QuantisedNetwork {
     /// The network file's bytes, with the newest header. Panics if the
     /// vectors have the wrong lengths (a trainer bug, not a user error).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let buckets = self.buckets.count();
         assert_eq!(self.feature_weights.len(), INPUTS * HIDDEN);
         assert_eq!(self.feature_bias.len(), HIDDEN);
-        assert_eq!(self.output_weights.len(), 2 * HIDDEN);
-        let mut bytes = Vec::with_capacity(FORMAT_2_HEADER_BYTES + WEIGHT_BYTES);
+        assert_eq!(self.output_weights.len(), buckets * 2 * HIDDEN);
+        assert_eq!(self.output_bias.len(), buckets);
+        let mut bytes = Vec::with_capacity(FORMAT_2_HEADER_BYTES + weight_bytes(self.buckets));
         bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&SUPPORTED[0].header_fields());
+        bytes.extend_from_slice(&header_fields(&Shape::evaluated(self.buckets)));
         let values = self
             .feature_weights
             .iter()
             .chain(&self.feature_bias)
             .chain(&self.output_weights)
-            .chain(std::iter::once(&self.output_bias));
+            .chain(&self.output_bias);
         for value in values {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
@@ -264,8 +196,8 @@ impl QuantisedNetwork {
     /// one that does not fit: the engine loads its networks this way, and
     /// the trainer starts from a shipped one this way (`trainer --init`).
     pub fn from_bytes(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
-        let header_bytes = supported_header(bytes)?;
-        let expected = header_bytes + WEIGHT_BYTES;
+        let (buckets, header_bytes) = supported_header(bytes)?;
+        let expected = header_bytes + weight_bytes(buckets);
         if bytes.len() != expected {
             return Err(format!(
                 "network file has {} bytes, expected {expected}",
@@ -278,8 +210,8 @@ impl QuantisedNetwork {
         let mut take = |count: usize| values.by_ref().take(count).collect::<Vec<i16>>();
         let feature_weights = take(INPUTS * HIDDEN);
         let feature_bias = take(HIDDEN);
-        let output_weights = take(2 * HIDDEN);
-        let output_bias = take(1)[0];
+        let output_weights = take(buckets.count() * 2 * HIDDEN);
+        let output_bias = take(buckets.count());
         if output_weights
             .iter()
             .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
@@ -298,9 +230,27 @@ impl QuantisedNetwork {
         Ok(QuantisedNetwork {
             feature_weights,
             feature_bias,
+            buckets,
             output_weights,
             output_bias,
         })
+    }
+
+    /// A network of random weights of a trained network's magnitudes with
+    /// `buckets`, for tests that need every weight to matter.
+    #[cfg(test)]
+    pub(super) fn random(seed: u64, buckets: OutputBuckets) -> QuantisedNetwork {
+        let mut rng = crate::util::rng::SplitMix64::new(seed);
+        let mut small = |range: usize| (rng.below(2 * range + 1) as i64 - range as i64) as i16;
+        QuantisedNetwork {
+            feature_weights: (0..INPUTS * HIDDEN).map(|_| small(60)).collect(),
+            feature_bias: (0..HIDDEN).map(|_| small(100)).collect(),
+            buckets,
+            output_weights: (0..buckets.count() * 2 * HIDDEN)
+                .map(|_| small(127))
+                .collect(),
+            output_bias: (0..buckets.count()).map(|_| small(1000)).collect(),
+        }
     }
 }
 
@@ -325,60 +275,57 @@ fn overflowing_neuron(feature_weights: &[i16], feature_bias: &[i16]) -> Option<u
 
 #[cfg(test)]
 mod tests {
+    use super::super::shape::SUPPORTED;
     use super::*;
-
-    const SHIPPED: &[u8] = include_bytes!("../../networks/default.nnue");
 
     /// A format-2 header saying `shape`, with no weights after it.
     fn header(shape: &Shape) -> Vec<u8> {
         let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&shape.header_fields());
+        bytes.extend_from_slice(&header_fields(shape));
         bytes
     }
 
     #[test]
-    fn a_format_1_file_reads_as_the_supported_shape() {
-        assert_eq!(
-            read_header(SHIPPED),
-            Ok((SUPPORTED[0], FORMAT_1_HEADER_BYTES))
-        );
-        assert_eq!(SHIPPED.len(), FORMAT_1_HEADER_BYTES + WEIGHT_BYTES);
-        assert!(QuantisedNetwork::from_bytes(SHIPPED).is_ok());
+    fn networks_of_either_output_round_trip_under_the_format_2_header() {
+        for (seed, buckets) in [(1, OutputBuckets::Single), (2, OutputBuckets::PieceCount)] {
+            let quantised = QuantisedNetwork::random(seed, buckets);
+            let bytes = quantised.to_bytes();
+            assert_eq!(bytes.len(), FORMAT_2_HEADER_BYTES + weight_bytes(buckets));
+            assert_eq!(
+                read_header(&bytes),
+                Ok((Shape::evaluated(buckets), FORMAT_2_HEADER_BYTES))
+            );
+            assert_eq!(QuantisedNetwork::from_bytes(&bytes).unwrap(), quantised);
+        }
     }
 
     #[test]
-    fn new_files_get_the_format_2_header_before_the_same_weights() {
-        let quantised = QuantisedNetwork::from_bytes(SHIPPED).unwrap();
-        let bytes = quantised.to_bytes();
-        // The module's diagram, byte by byte: magic, mark, version 2,
-        // width 256, 1 output bucket, chosen by nothing, not mirrored,
+    fn a_bucketed_networks_header_is_the_diagrams() {
+        let bytes = QuantisedNetwork::random(3, OutputBuckets::PieceCount).to_bytes();
+        // The module's diagram, byte by byte: magic, mark, version 2, this
+        // build's width, 8 output buckets, by piece count, not mirrored,
         // 1 king bucket.
+        let [low, high] = u16::try_from(HIDDEN).unwrap().to_le_bytes();
         let diagram = [
-            b'R', b'K', b'N', b'N', 0, 0, 0, 0, 2, 0, 0, 1, 1, 0, 0, 0, 1, 0,
+            b'R', b'K', b'N', b'N', 0, 0, 0, 0, 2, 0, low, high, 8, 0, 1, 0, 1, 0,
         ];
         assert_eq!(bytes[..FORMAT_2_HEADER_BYTES], diagram);
-        assert_eq!(
-            bytes[FORMAT_2_HEADER_BYTES..],
-            SHIPPED[FORMAT_1_HEADER_BYTES..]
-        );
-        assert_eq!(
-            read_header(&bytes),
-            Ok((SUPPORTED[0], FORMAT_2_HEADER_BYTES))
-        );
-        assert_eq!(QuantisedNetwork::from_bytes(&bytes).unwrap(), quantised);
     }
 
     #[test]
-    fn other_shapes_are_refused_naming_theirs_and_the_supported_one() {
-        let supported = "only 256 wide, 1 output bucket, not mirrored, 1 king bucket";
+    fn other_shapes_are_refused_naming_theirs_and_the_supported_ones() {
+        let supported = format!(
+            "only {HIDDEN} wide, 1 output bucket, not mirrored, 1 king bucket or \
+             {HIDDEN} wide, 8 output buckets by piece count, not mirrored, 1 king bucket"
+        );
+        let wider = 2 * HIDDEN as u32;
         let wide = Shape {
-            hidden: 512,
+            hidden: wider,
             ..SUPPORTED[0]
         };
-        let bucketed = Shape {
-            output_buckets: 8,
-            bucket_choice: BucketChoice::PieceCount,
-            ..SUPPORTED[0]
+        let three = Shape {
+            output_buckets: 3,
+            ..SUPPORTED[1]
         };
         let mirrored = Shape {
             mirroring: Mirroring::Horizontal,
@@ -386,26 +333,39 @@ mod tests {
             ..SUPPORTED[0]
         };
         for (shape, named) in [
-            (wide, "is 512 wide, 1 output bucket"),
-            (bucketed, "8 output buckets by piece count"),
-            (mirrored, "mirrored left to right, 4 king buckets"),
+            (wide, format!("is {wider} wide, 1 output bucket")),
+            (three, "3 output buckets by piece count".to_string()),
+            (
+                mirrored,
+                "mirrored left to right, 4 king buckets".to_string(),
+            ),
         ] {
             let refused = QuantisedNetwork::from_bytes(&header(&shape)).unwrap_err();
             assert!(
-                refused.contains(named) && refused.contains(supported),
+                refused.contains(&named) && refused.contains(&supported),
                 "{refused}"
             );
         }
-        let mut format_1_wide = SHIPPED.to_vec();
-        format_1_wide[WIDTH_OR_MARK_AT..FORMAT_1_HEADER_BYTES]
-            .copy_from_slice(&512u32.to_le_bytes());
+        let weights = QuantisedNetwork::random(4, OutputBuckets::Single).to_bytes();
+        let mut format_1_wide = MAGIC.to_vec();
+        format_1_wide.extend_from_slice(&wider.to_le_bytes());
+        format_1_wide.extend_from_slice(&weights[FORMAT_2_HEADER_BYTES..]);
         let refused = QuantisedNetwork::from_bytes(&format_1_wide).unwrap_err();
-        assert!(refused.contains("is 512 wide"), "{refused}");
+        assert!(refused.contains(&format!("is {wider} wide")), "{refused}");
+    }
+
+    #[test]
+    fn output_weights_beyond_the_limit_are_refused_in_any_bucket() {
+        let mut quantised = QuantisedNetwork::random(5, OutputBuckets::PieceCount);
+        let last = quantised.output_weights.len() - 1;
+        quantised.output_weights[last] = 300;
+        let refused = QuantisedNetwork::from_bytes(&quantised.to_bytes()).unwrap_err();
+        assert!(refused.contains("output weights"), "{refused}");
     }
 
     #[test]
     fn weights_that_could_overflow_the_accumulator_are_refused() {
-        let mut quantised = QuantisedNetwork::from_bytes(SHIPPED).unwrap();
+        let mut quantised = QuantisedNetwork::random(6, OutputBuckets::Single);
         // 32 pieces' rows of 1,100 in one neuron, with a bias of 0: the
         // sum could reach 35,200.
         let neuron = 17;
@@ -445,5 +405,49 @@ mod tests {
             let refused = read_header(&bytes).unwrap_err();
             assert!(refused.contains(reason), "{reason}: {refused}");
         }
+    }
+}
+
+/// The tests of the shipped network's file.
+#[cfg(test)]
+mod shipped_tests {
+    use super::super::shape::SUPPORTED;
+    use super::*;
+
+    const SHIPPED: &[u8] = include_bytes!("../../networks/default.nnue");
+
+    #[test]
+    fn a_format_1_file_reads_as_the_single_output_shape() {
+        assert_eq!(
+            read_header(SHIPPED),
+            Ok((SUPPORTED[0], FORMAT_1_HEADER_BYTES))
+        );
+        assert_eq!(
+            SHIPPED.len(),
+            FORMAT_1_HEADER_BYTES + weight_bytes(OutputBuckets::Single)
+        );
+        assert!(QuantisedNetwork::from_bytes(SHIPPED).is_ok());
+    }
+
+    #[test]
+    fn new_files_get_the_format_2_header_before_the_same_weights() {
+        let quantised = QuantisedNetwork::from_bytes(SHIPPED).unwrap();
+        let bytes = quantised.to_bytes();
+        // The module's diagram, byte by byte: magic, mark, version 2,
+        // width 256, 1 output bucket, chosen by nothing, not mirrored,
+        // 1 king bucket.
+        let diagram = [
+            b'R', b'K', b'N', b'N', 0, 0, 0, 0, 2, 0, 0, 1, 1, 0, 0, 0, 1, 0,
+        ];
+        assert_eq!(bytes[..FORMAT_2_HEADER_BYTES], diagram);
+        assert_eq!(
+            bytes[FORMAT_2_HEADER_BYTES..],
+            SHIPPED[FORMAT_1_HEADER_BYTES..]
+        );
+        assert_eq!(
+            read_header(&bytes),
+            Ok((SUPPORTED[0], FORMAT_2_HEADER_BYTES))
+        );
+        assert_eq!(QuantisedNetwork::from_bytes(&bytes).unwrap(), quantised);
     }
 }

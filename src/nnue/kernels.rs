@@ -7,7 +7,11 @@
 //! function for AVX2 ([`avx2`]) and for AVX-512 ([`avx512`]), which LLVM
 //! vectorises 16 and 32 values wide. The output layer's sum is the
 //! exception: LLVM vectorises it only 8 values wide for AVX2, so each of
-//! those paths writes it with intrinsics. All of it is integer arithmetic
+//! those paths writes it with intrinsics. The output layer's bucket is
+//! chosen from the number of pieces on the board, counted inside each
+//! path's function: one `popcnt` on the AVX2 and AVX-512 paths (which
+//! need POPCNT beside their vectors) instead of the baseline's dozen
+//! instructions, on the way to every evaluation's output weights. All of it is integer arithmetic
 //! (wrapping where it may wrap, exact elsewhere), so every path gives the
 //! same values bit for bit; the tests below compare every path the
 //! processor supports with the plain one.
@@ -24,7 +28,7 @@ mod avx2;
 mod avx512;
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, Position};
 
 use super::accumulator::screlu_dot;
 use super::{Accumulator, Network};
@@ -50,16 +54,22 @@ impl Simd {
 
     /// [`Accumulator::evaluate`] on this path.
     #[inline]
-    fn evaluate(self, accumulator: &Accumulator, network: &Network, turn: Color) -> i32 {
+    fn evaluate(
+        self,
+        accumulator: &Accumulator,
+        network: &Network,
+        turn: Color,
+        occupied: Bitboard,
+    ) -> i32 {
         match self.path() {
-            Path::Plain => accumulator.output(network, turn, screlu_dot),
+            Path::Plain => accumulator.output(network, turn, occupied, screlu_dot),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a `Simd` holds this path only where the processor
-            // has AVX2 (`Simd::supported`).
-            Path::Avx2 => unsafe { avx2::evaluate(accumulator, network, turn) },
+            // has AVX2 and POPCNT (`Simd::supported`).
+            Path::Avx2 => unsafe { avx2::evaluate(accumulator, network, turn, occupied) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above, for AVX-512 F and BW.
-            Path::Avx512 => unsafe { avx512::evaluate(accumulator, network, turn) },
+            // SAFETY: as above, for AVX-512 F and BW and POPCNT.
+            Path::Avx512 => unsafe { avx512::evaluate(accumulator, network, turn, occupied) },
         }
     }
 }
@@ -88,7 +98,8 @@ const CHECK_POSITIONS: [(&str, CastlingMode); 4] = [
 
 /// What `path` computes in the check: for each check position and each of
 /// its legal moves, the evaluation after the move for both sides to move
-/// (an accumulator update and the output layer each time).
+/// (an accumulator update and the output layer of the position's piece
+/// count each time).
 fn check_values(path: Simd, network: &Network) -> Vec<i32> {
     let mut values = Vec::new();
     for (fen, mode) in CHECK_POSITIONS {
@@ -100,8 +111,10 @@ fn check_values(path: Simd, network: &Network) -> Vec<i32> {
         let accumulator = Accumulator::new(network, pos.board());
         for m in pos.legal_moves() {
             let played = path.play(&accumulator, network, &PieceChanges::of(m, pos.turn()));
+            let mut after = pos.clone();
+            after.play_unchecked(m);
             for turn in [Color::White, Color::Black] {
-                values.push(path.evaluate(&played, network, turn));
+                values.push(path.evaluate(&played, network, turn, after.board().occupied()));
             }
         }
     }
@@ -147,28 +160,31 @@ impl Accumulator {
         Simd::detected().play(self, network, changes)
     }
 
-    /// The evaluation in centipawns for `turn`, the side to move.
+    /// The evaluation in centipawns for `turn`, the side to move, of the
+    /// position whose `occupied` squares these are (their count chooses
+    /// the output bucket).
     #[inline]
-    pub(crate) fn evaluate(&self, network: &Network, turn: Color) -> i32 {
-        Simd::detected().evaluate(self, network, turn)
+    pub(crate) fn evaluate(&self, network: &Network, turn: Color, occupied: Bitboard) -> i32 {
+        Simd::detected().evaluate(self, network, turn, occupied)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::HIDDEN;
     use crate::nnue::random_games::random_move;
+    use crate::nnue::{HIDDEN, OutputBuckets};
     use crate::util::rng::SplitMix64;
     use shakmaty::EnPassantMode;
 
-    /// Plays random games with a random network, and checks after every
-    /// move that each supported path computes the plain path's
-    /// accumulator and evaluations. Castling, en passant and promotions
-    /// are played whenever a coin says so, so each kind of update is
-    /// checked many times. Returns how many moves were checked.
+    /// Plays random games with a random network of 8 output buckets, and
+    /// checks after every move that each supported path computes the
+    /// plain path's accumulator and evaluations (through the bucket of the
+    /// position's piece count). Castling, en passant and promotions are
+    /// played whenever a coin says so, so each kind of update is checked
+    /// many times. Returns how many moves were checked.
     fn paths_agree_in_random_games(start: &Chess, games: usize, seed: u64) -> usize {
-        let network = Network::random(seed);
+        let network = Network::random(seed, OutputBuckets::PieceCount);
         let mut rng = SplitMix64::new(seed);
         let mut checked = 0;
         for _ in 0..games {
@@ -182,6 +198,7 @@ mod tests {
                 let played = Simd::PLAIN.play(&accumulator, &network, &changes);
                 pos.play_unchecked(m);
                 let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                let occupied = pos.board().occupied();
                 for path in Simd::supported() {
                     assert_eq!(
                         path.play(&accumulator, &network, &changes),
@@ -191,8 +208,8 @@ mod tests {
                     );
                     for turn in [Color::White, Color::Black] {
                         assert_eq!(
-                            path.evaluate(&played, &network, turn),
-                            Simd::PLAIN.evaluate(&played, &network, turn),
+                            path.evaluate(&played, &network, turn, occupied),
+                            Simd::PLAIN.evaluate(&played, &network, turn, occupied),
                             "{} in {fen}, {turn:?} to move",
                             path.name()
                         );
@@ -220,12 +237,16 @@ mod tests {
 
     /// The output layer on accumulators of any 16-bit values, far beyond
     /// what a trained network reaches, and output weights of either
-    /// extreme: each path clamps and sums them as the plain path does.
+    /// extreme, in every output bucket: each path clamps and sums them as
+    /// the plain path does.
     #[test]
     fn every_path_evaluates_any_accumulator_as_the_plain_one() {
+        /// Piece counts to evaluate with: every bucket's.
+        const MOST_PIECES: usize = 32;
         let mut rng = SplitMix64::new(29);
         for seed in 0..200 {
-            let network = Network::random(seed);
+            let buckets = OutputBuckets::ALL[seed as usize % OutputBuckets::ALL.len()];
+            let network = Network::random(seed, buckets);
             let mut values = || -> [i16; HIDDEN] {
                 std::array::from_fn(|_| match rng.below(4) {
                     // Around the clamp's ends, and anywhere.
@@ -235,12 +256,15 @@ mod tests {
                 })
             };
             let accumulator = Accumulator::from_values(values(), values());
+            let pieces = 2 + rng.below(MOST_PIECES - 1);
+            let occupied =
+                Bitboard(rng.next_u64()) | Bitboard(u64::MAX >> (u64::BITS as usize - pieces));
             for path in Simd::supported() {
                 for turn in [Color::White, Color::Black] {
                     assert_eq!(
-                        path.evaluate(&accumulator, &network, turn),
-                        Simd::PLAIN.evaluate(&accumulator, &network, turn),
-                        "{} with network {seed}",
+                        path.evaluate(&accumulator, &network, turn, occupied),
+                        Simd::PLAIN.evaluate(&accumulator, &network, turn, occupied),
+                        "{} with network {seed}, {occupied:?}",
                         path.name()
                     );
                 }
@@ -252,7 +276,7 @@ mod tests {
 
     #[test]
     fn the_start_up_check_passes_every_supported_path_and_falls_back_on_a_mismatch() {
-        let network = Network::random(37);
+        let network = Network::random(37, OutputBuckets::PieceCount);
         let plain = check_values(Simd::PLAIN, &network);
         assert!(plain.len() > 100, "{} values", plain.len());
         for path in Simd::supported() {

@@ -1,5 +1,6 @@
-//! The evaluation network (NNUE): `(768 → HIDDEN)×2 → 1` with a squared
-//! clipped ReLU, trained on Rookery's own self-play games.
+//! The evaluation network (NNUE): `(768 → HIDDEN)×2 → 1`, with one output
+//! layer or eight chosen by the pieces on the board, and a squared clipped
+//! ReLU, trained on Rookery's own self-play games.
 //!
 //! Each of the 768 inputs is one (colour, piece, square) seen from one
 //! side's perspective ([`feature_index`]). The first layer's output for a
@@ -10,24 +11,32 @@
 //!
 //! The output layer reads the side to move's accumulator first and the
 //! other side's second, each through SCReLU (`clamp(x, 0, 1)²`), and scales
-//! the result to centipawns. All arithmetic is in integers: weights are
-//! quantised by [`QA`] (first layer) and [`QB`] (output layer). The loops
-//! are plain loops over fixed-size arrays, which LLVM vectorises on any
-//! target; `kernels.rs` compiles the hot ones again for AVX2 and AVX-512,
-//! and [`crate::util::simd`] picks a path at start-up, so one binary runs on any
-//! x86-64 processor.
+//! the result to centipawns. A network has one output layer, or one per
+//! output bucket ([`OutputBuckets`]: eight, by the number of pieces on the
+//! board); the position's bucket is an index into the network's output
+//! layers, so a network of either kind runs the same loops. All arithmetic
+//! is in integers: weights are quantised by [`QA`] (first layer) and [`QB`]
+//! (output layer). The loops are plain loops over fixed-size arrays, which
+//! LLVM vectorises on any target; `kernels.rs` compiles the hot ones again
+//! for AVX2 and AVX-512, and [`crate::util::simd`] picks a path at start-up,
+//! so one binary runs on any x86-64 processor.
+//!
+//! A network file of a shape this build does not evaluate is refused,
+//! naming its shape and the ones this build evaluates (`shape.rs`).
 
 mod accumulator;
 mod format;
 mod kernels;
 mod network;
 pub(crate) mod piece_changes;
+mod shape;
 
 pub(crate) use accumulator::Accumulator;
 pub use format::QuantisedNetwork;
 pub(crate) use kernels::check_simd_path;
 pub use network::{Network, activate_file};
 pub(crate) use network::{active, set_active};
+pub use shape::{OutputBuckets, shape_name};
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 
@@ -63,7 +72,8 @@ pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize 
 /// from scratch (the tests of the accumulator and of the trainer check
 /// against it; the search updates accumulators).
 pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
-    Accumulator::new(network, pos.board()).evaluate(network, pos.turn())
+    let board = pos.board();
+    Accumulator::new(network, board).evaluate(network, pos.turn(), board.occupied())
 }
 
 /// What the tests of the accumulator and of the SIMD paths share: random

@@ -1,6 +1,6 @@
 //! The network the engine evaluates with: its weights in the rows the
-//! evaluation reads, its name, and which network is active. The file's
-//! layout is `format.rs`'s.
+//! evaluation reads (an output layer per output bucket), its name, and
+//! which network is active. The file's layout is `format.rs`'s.
 //!
 //! The active network is a `&'static Network`: the one embedded in the
 //! binary, or one loaded from `EvalFile` (or `bench --eval-file`), leaked
@@ -16,8 +16,8 @@ use sha2::{Digest, Sha256};
 
 use std::io::Read;
 
-use super::format::{self, MAX_HEADER_BYTES, QuantisedNetwork, WEIGHT_BYTES};
-use super::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA};
+use super::format::{self, MAX_HEADER_BYTES, QuantisedNetwork, weight_bytes};
+use super::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, OutputBuckets, QA};
 
 /// The network shipped inside the binary.
 const EMBEDDED_BYTES: &[u8] = include_bytes!("../../networks/default.nnue");
@@ -37,21 +37,38 @@ const _: () = assert!(
     "clamp(x, 0, QA) · weight could overflow i16"
 );
 
+/// One output bucket's layer: what turns both accumulators into the
+/// evaluation. Aligned as the accumulator is, so that the output layer's
+/// vector loads of both never straddle two cache lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(super) struct OutputLayer {
+    /// `[0]` weighs the side to move's accumulator, `[1]` the other's.
+    pub(super) weights: [[i16; HIDDEN]; 2],
+    pub(super) bias: i16,
+}
+
 /// A network's weights as the engine uses them.
 pub struct Network {
     /// One row of `HIDDEN` weights per input feature.
     pub(super) feature_weights: Vec<[i16; HIDDEN]>,
     pub(super) feature_bias: [i16; HIDDEN],
-    /// `[0]` weighs the side to move's accumulator, `[1]` the other's.
-    pub(super) output_weights: [[i16; HIDDEN]; 2],
-    pub(super) output_bias: i16,
+    /// Which output layer evaluates a position.
+    buckets: OutputBuckets,
+    /// One per output bucket.
+    outputs: Box<[OutputLayer]>,
     /// The first hex digits of the file's SHA-256: the network's name.
     identity: String,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}x2->1, {})", self.identity)
+        write!(
+            f,
+            "Network({INPUTS}->{HIDDEN}x2->{}, {})",
+            self.outputs.len(),
+            self.identity
+        )
     }
 }
 
@@ -71,6 +88,7 @@ impl Network {
         let row = |values: &[i16]| -> [i16; HIDDEN] {
             values.try_into().expect("a row holds HIDDEN weights")
         };
+        let buckets = quantised.buckets;
         Network {
             feature_weights: quantised
                 .feature_weights
@@ -78,13 +96,26 @@ impl Network {
                 .map(row)
                 .collect(),
             feature_bias: row(&quantised.feature_bias),
-            output_weights: [
-                row(&quantised.output_weights[..HIDDEN]),
-                row(&quantised.output_weights[HIDDEN..]),
-            ],
-            output_bias: quantised.output_bias,
+            outputs: quantised
+                .output_weights
+                .chunks_exact(2 * HIDDEN)
+                .zip(&quantised.output_bias)
+                .map(|(weights, &bias)| OutputLayer {
+                    weights: [row(&weights[..HIDDEN]), row(&weights[HIDDEN..])],
+                    bias,
+                })
+                .collect(),
+            buckets,
             identity,
         }
+    }
+
+    /// The output layer of a position with `pieces` pieces on the board:
+    /// its bucket computed without a branch, then an index, the same for
+    /// a network of one bucket.
+    #[inline(always)]
+    pub(super) fn output_layer(&self, pieces: usize) -> &OutputLayer {
+        &self.outputs[self.buckets.of(pieces)]
     }
 
     /// The network's name: the first hex digits of its file's SHA-256.
@@ -100,18 +131,11 @@ impl Network {
             .map(|quantised| Network::from_checked(quantised, identity(bytes)))
     }
 
-    /// A network of random weights of a trained network's size, for tests
-    /// that need every weight to matter.
+    /// A network of random weights of a trained network's magnitudes with
+    /// `buckets`, for tests that need every weight to matter.
     #[cfg(test)]
-    pub(super) fn random(seed: u64) -> Network {
-        let mut rng = crate::util::rng::SplitMix64::new(seed);
-        let mut small = |range: usize| (rng.below(2 * range + 1) as i64 - range as i64) as i16;
-        let quantised = QuantisedNetwork {
-            feature_weights: (0..INPUTS * HIDDEN).map(|_| small(60)).collect(),
-            feature_bias: (0..HIDDEN).map(|_| small(100)).collect(),
-            output_weights: (0..2 * HIDDEN).map(|_| small(127)).collect(),
-            output_bias: small(1000),
-        };
+    pub(super) fn random(seed: u64, buckets: OutputBuckets) -> Network {
+        let quantised = QuantisedNetwork::random(seed, buckets);
         Network::from_bytes(&quantised.to_bytes()).expect("a valid network")
     }
 
@@ -134,7 +158,8 @@ impl Network {
             .take(MAX_HEADER_BYTES as u64)
             .read_to_end(&mut bytes)
             .map_err(cannot_read)?;
-        let expected = format::supported_header(&bytes).map_err(in_file)? + WEIGHT_BYTES;
+        let (buckets, header_bytes) = format::supported_header(&bytes).map_err(in_file)?;
+        let expected = header_bytes + weight_bytes(buckets);
         if length != expected as u64 {
             return Err(in_file(format!(
                 "network file has {length} bytes, expected {expected}"
@@ -180,103 +205,5 @@ pub fn activate_file(path: &str) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_embedded_network_loads() {
-        let _ = *EMBEDDED;
-    }
-
-    #[test]
-    fn a_network_is_named_by_its_files_sha256() {
-        // sha256("abc") = ba7816bf8f01cfea414140de5dae2223…
-        assert_eq!(identity(b"abc"), "ba7816bf8f01");
-        assert_eq!(EMBEDDED.identity(), identity(EMBEDDED_BYTES));
-        assert_eq!(EMBEDDED.identity().len(), IDENTITY_HEX_DIGITS);
-        // The same weights under the format-2 header are another file.
-        let rewritten = QuantisedNetwork::from_bytes(EMBEDDED_BYTES)
-            .unwrap()
-            .to_bytes();
-        let renamed = Network::from_bytes(&rewritten).unwrap();
-        assert_eq!(renamed.identity(), identity(&rewritten));
-        assert_ne!(renamed.identity(), EMBEDDED.identity());
-    }
-
-    /// A file in the temporary directory, removed when dropped.
-    struct TempFile(std::path::PathBuf);
-
-    impl TempFile {
-        fn with(name: &str, bytes: &[u8]) -> TempFile {
-            let file = format!("rookery-unit-{}-{name}", std::process::id());
-            let path = std::env::temp_dir().join(file);
-            std::fs::write(&path, bytes).unwrap();
-            TempFile(path)
-        }
-
-        fn path(&self) -> &str {
-            self.0.to_str().unwrap()
-        }
-    }
-
-    impl Drop for TempFile {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
-        }
-    }
-
-    #[test]
-    fn files_of_either_header_load_and_another_shape_is_refused_as_that_shape() {
-        let format_1 = TempFile::with("format-1.nnue", EMBEDDED_BYTES);
-        let loaded = Network::load(format_1.path()).unwrap();
-        assert_eq!(loaded.identity(), EMBEDDED.identity());
-        let rewritten = QuantisedNetwork::from_bytes(EMBEDDED_BYTES)
-            .unwrap()
-            .to_bytes();
-        let format_2 = TempFile::with("format-2.nnue", &rewritten);
-        let loaded = Network::load(format_2.path()).unwrap();
-        assert_eq!(loaded.identity(), identity(&rewritten));
-        assert_eq!(loaded.output_weights, EMBEDDED.output_weights);
-
-        // Twice as wide, with as many weights as that width has: refused
-        // for its shape, not for its size.
-        let mut wide = rewritten[..MAX_HEADER_BYTES].to_vec();
-        wide[10..12].copy_from_slice(&512u16.to_le_bytes());
-        wide.resize(MAX_HEADER_BYTES + 2 * WEIGHT_BYTES, 0);
-        let wide = TempFile::with("wide.nnue", &wide);
-        let refused = Network::load(wide.path()).unwrap_err();
-        assert!(
-            refused.contains(wide.path()) && refused.contains("is 512 wide"),
-            "{refused}"
-        );
-    }
-
-    #[test]
-    fn files_round_trip_and_bad_ones_are_refused_with_a_reason() {
-        let quantised = QuantisedNetwork {
-            feature_weights: (0..INPUTS * HIDDEN).map(|i| (i % 97) as i16 - 48).collect(),
-            feature_bias: vec![3; HIDDEN],
-            output_weights: (0..2 * HIDDEN).map(|i| (i % 13) as i16).collect(),
-            output_bias: -77,
-        };
-        let bytes = quantised.to_bytes();
-        assert_eq!(QuantisedNetwork::from_bytes(&bytes).unwrap(), quantised);
-        let network = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(network.feature_weights[1][0], (HIDDEN % 97) as i16 - 48);
-        assert_eq!(network.output_weights[1][0], (HIDDEN % 13) as i16);
-        assert_eq!(network.output_bias, -77);
-
-        let short = Network::from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
-        assert!(short.contains("bytes"), "{short}");
-        let foreign = Network::from_bytes(b"not a network at all").unwrap_err();
-        assert!(foreign.contains("RKNN"), "{foreign}");
-        let mut heavy = bytes.clone();
-        let last_output_weight = heavy.len() - 4;
-        for weight in [300, i16::MIN] {
-            heavy[last_output_weight..last_output_weight + 2]
-                .copy_from_slice(&weight.to_le_bytes());
-            let refused = Network::from_bytes(&heavy).unwrap_err();
-            assert!(refused.contains("output weights"), "{weight}: {refused}");
-        }
-    }
-}
+#[path = "network_tests.rs"]
+mod tests;

@@ -47,10 +47,11 @@ pub(crate) enum Path {
     /// The target's baseline instructions (SSE2 on x86-64, NEON on
     /// aarch64), which LLVM vectorises the plain loops with.
     Plain,
+    /// AVX2, and `popcnt` (which every processor with AVX2 has).
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// AVX-512 with its 16-bit operations (`avx512f` and `avx512bw`), and
-    /// AVX2.
+    /// AVX2 and `popcnt`.
     #[cfg(target_arch = "x86_64")]
     Avx512,
 }
@@ -113,7 +114,7 @@ impl Simd {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected;
-            if is_x86_feature_detected!("avx2") {
+            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt") {
                 paths.push(Simd(Path::Avx2));
                 if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
                     paths.push(Simd(Path::Avx512));

@@ -3,16 +3,21 @@
 //!
 //! ```text
 //! checkpoint file, little-endian:
-//!   4 bytes  magic "RKFC"
+//!   4 bytes  magic "RKC2"
 //!   u32      input features, must equal INPUTS
 //!   u32      hidden width, must equal HIDDEN
+//!   u32      output buckets: 1, or 8 by piece count
 //!   u32      epochs done
 //!   u64      optimiser steps
 //!   f32[]    the weights, then AdamW's first moment, then its second:
 //!            each as FloatNetwork::tensors lays them out (feature weights
-//!            row by feature, feature biases, output weights side to move
-//!            first, output bias), the engine file's order
+//!            row by feature, feature biases, output weights bucket by
+//!            bucket and side to move first, output biases), the engine
+//!            file's order
 //! ```
+//!
+//! A checkpoint from before output buckets (magic "RKFC", no bucket
+//! count) is read as one of 1 bucket, so a run started then resumes.
 //!
 //! The quantised `.nnue` files are the engine's format and are written
 //! with the library's `QuantisedNetwork::to_bytes`; this format is the
@@ -22,12 +27,14 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use rookery::nnue::{HIDDEN, INPUTS};
+use rookery::nnue::{HIDDEN, INPUTS, OutputBuckets};
 
 use crate::model::FloatNetwork;
 use crate::optimizer::AdamW;
 
-const MAGIC: &[u8; 4] = b"RKFC";
+const MAGIC: &[u8; 4] = b"RKC2";
+/// The magic of checkpoints from before output buckets: 1 bucket.
+const SINGLE_OUTPUT_MAGIC: &[u8; 4] = b"RKFC";
 
 /// A training run's state between epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,7 +49,8 @@ impl Checkpoint {
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         let mut bytes = Vec::new();
         bytes.extend_from_slice(MAGIC);
-        for size in [INPUTS, HIDDEN, self.epochs_done] {
+        let buckets = self.network.buckets.count();
+        for size in [INPUTS, HIDDEN, buckets, self.epochs_done] {
             let size = u32::try_from(size).map_err(|_| invalid("size over u32"))?;
             bytes.extend_from_slice(&size.to_le_bytes());
         }
@@ -59,8 +67,8 @@ impl Checkpoint {
     pub fn read_from(input: &mut impl Read) -> io::Result<Checkpoint> {
         let mut magic = [0u8; 4];
         input.read_exact(&mut magic)?;
-        if &magic != MAGIC {
-            return Err(invalid("not a Rookery trainer checkpoint (no RKFC header)"));
+        if &magic != MAGIC && &magic != SINGLE_OUTPUT_MAGIC {
+            return Err(invalid("not a Rookery trainer checkpoint (no RKC2 header)"));
         }
         let inputs = read_u32(input)?;
         let hidden = read_u32(input)?;
@@ -69,14 +77,21 @@ impl Checkpoint {
                 "checkpoint is {inputs}→{hidden}, this trainer needs {INPUTS}→{HIDDEN}"
             )));
         }
+        let bucket_count = if &magic == MAGIC {
+            read_u32(input)?
+        } else {
+            OutputBuckets::Single.count()
+        };
+        let buckets = OutputBuckets::with_count(bucket_count)
+            .ok_or_else(|| invalid(&format!("checkpoint has {bucket_count} output buckets")))?;
         let epochs_done = read_u32(input)?;
         let mut steps = [0u8; 8];
         input.read_exact(&mut steps)?;
         let mut checkpoint = Checkpoint {
-            network: FloatNetwork::zeros(),
+            network: FloatNetwork::zeros(buckets),
             optimizer: AdamW {
                 steps: u64::from_le_bytes(steps),
-                ..AdamW::default()
+                ..AdamW::new(buckets)
             },
             epochs_done,
         };
@@ -138,35 +153,62 @@ fn invalid(what: &str) -> io::Error {
 mod tests {
     use super::*;
 
-    #[test]
-    fn checkpoints_round_trip_exactly() {
-        let mut network = FloatNetwork::zeros();
+    /// Where the bucket count lies: after the magic, inputs and width.
+    const BUCKETS_AT: usize = 12;
+
+    fn checkpoint(buckets: OutputBuckets) -> Checkpoint {
+        let mut network = FloatNetwork::zeros(buckets);
         network.randomise(1, 0.3, 1.5, 0.2);
-        let mut optimizer = AdamW::default();
+        let mut optimizer = AdamW::new(buckets);
         optimizer.first_moment.randomise(2, 1e-3, 1e-2, 1e-4);
         optimizer.second_moment.randomise(3, 1e-6, 1e-5, 1e-7);
         optimizer.steps = 12_345;
-        let checkpoint = Checkpoint {
+        Checkpoint {
             network,
             optimizer,
             epochs_done: 7,
-        };
+        }
+    }
+
+    #[test]
+    fn checkpoints_round_trip_exactly() {
+        for buckets in OutputBuckets::ALL {
+            let checkpoint = checkpoint(buckets);
+            let mut bytes = Vec::new();
+            checkpoint.write_to(&mut bytes).unwrap();
+            let read = Checkpoint::read_from(&mut &bytes[..]).unwrap();
+            assert_eq!(read, checkpoint);
+            let bits = |c: &Checkpoint| -> Vec<u32> {
+                c.network
+                    .tensors()
+                    .into_iter()
+                    .flatten()
+                    .map(|v| v.to_bits())
+                    .collect()
+            };
+            assert_eq!(bits(&read), bits(&checkpoint));
+
+            bytes.push(0);
+            assert!(Checkpoint::read_from(&mut &bytes[..]).is_err());
+        }
+        assert!(Checkpoint::read_from(&mut &b"RKNN and more"[..]).is_err());
+    }
+
+    #[test]
+    fn a_checkpoint_from_before_output_buckets_reads_as_one_bucket() {
+        let checkpoint = checkpoint(OutputBuckets::Single);
         let mut bytes = Vec::new();
         checkpoint.write_to(&mut bytes).unwrap();
-        let read = Checkpoint::read_from(&mut &bytes[..]).unwrap();
-        assert_eq!(read, checkpoint);
-        let bits = |c: &Checkpoint| -> Vec<u32> {
-            c.network
-                .tensors()
-                .into_iter()
-                .flatten()
-                .map(|v| v.to_bits())
-                .collect()
-        };
-        assert_eq!(bits(&read), bits(&checkpoint));
-
-        bytes.push(0);
-        assert!(Checkpoint::read_from(&mut &bytes[..]).is_err());
-        assert!(Checkpoint::read_from(&mut &b"RKNN and more"[..]).is_err());
+        let mut old = SINGLE_OUTPUT_MAGIC.to_vec();
+        old.extend_from_slice(&bytes[MAGIC.len()..BUCKETS_AT]);
+        old.extend_from_slice(&bytes[BUCKETS_AT + 4..]);
+        assert_eq!(Checkpoint::read_from(&mut &old[..]).unwrap(), checkpoint);
+        let mut three = bytes.clone();
+        three[BUCKETS_AT..BUCKETS_AT + 4].copy_from_slice(&3u32.to_le_bytes());
+        let refused = Checkpoint::read_from(&mut &three[..]).unwrap_err();
+        assert!(
+            refused.to_string().contains("3 output buckets"),
+            "{refused}"
+        );
     }
 }

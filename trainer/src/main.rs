@@ -4,9 +4,13 @@
 //! trainer --out-dir DIR [--epochs 24] [--batch 16384] [--lr 0.004]
 //!         [--final-lr-fraction 0.01] [--wd 0.1] [--wdl 0.1]
 //!         [--sigmoid-scale fit|CP] [--val-fraction 0.01] [--mirror]
-//!         [--max-positions N] [--threads N] [--seed 1]
+//!         [--max-positions N] [--threads N] [--seed 1] [--output-buckets 1|8]
 //!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
 //! ```
+//!
+//! `--output-buckets 8` gives the network eight output layers chosen by
+//! the pieces on the board (`rookery::nnue::OutputBuckets`). The first
+//! line the trainer prints names the shape it trains.
 //!
 //! This file owns the command line and the run: load every position into
 //! memory, shuffle once and hold out a validation set, fit the sigmoid
@@ -54,7 +58,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
-use rookery::nnue::{QuantisedNetwork, SCALE};
+use rookery::nnue::{OutputBuckets, QuantisedNetwork, SCALE, shape_name};
 use rookery::util::rng::SplitMix64;
 
 use checkpoint::Checkpoint;
@@ -118,6 +122,11 @@ struct Cli {
     /// Seed of the initial weights and of every shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Output layers: 1, or 8 chosen by the number of pieces on the board
+    /// ((pieces − 2) / 4). A `--resume` checkpoint or `--init` network
+    /// must have as many.
+    #[arg(long, default_value = "1", value_parser = parse_output_buckets)]
+    output_buckets: OutputBuckets,
     /// Continue from a float checkpoint (`epoch-N.f32`).
     #[arg(long, conflicts_with = "init")]
     resume: Option<PathBuf>,
@@ -154,6 +163,19 @@ fn portable_build_note() -> Option<&'static str> {
     None
 }
 
+fn parse_output_buckets(text: &str) -> Result<OutputBuckets, String> {
+    text.parse()
+        .ok()
+        .and_then(OutputBuckets::with_count)
+        .ok_or_else(|| {
+            let counts: Vec<String> = OutputBuckets::ALL
+                .iter()
+                .map(|buckets| buckets.count().to_string())
+                .collect();
+            format!("expected {}", counts.join(" or "))
+        })
+}
+
 fn parse_sigmoid_scale(text: &str) -> Result<SigmoidScale, String> {
     if text == FIT {
         return Ok(SigmoidScale::Fit);
@@ -176,6 +198,8 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     check(&cli)?;
+    let buckets = cli.output_buckets;
+    eprintln!("training a network of {}", shape_name(buckets));
     if let Some(note) = portable_build_note() {
         eprintln!("{note}");
     }
@@ -230,12 +254,21 @@ fn run(cli: Cli) -> Result<(), String> {
         None => Checkpoint {
             network: match &cli.init {
                 Some(path) => load_network(path)?,
-                None => FloatNetwork::initial(cli.seed),
+                None => FloatNetwork::initial(cli.seed, buckets),
             },
-            optimizer: AdamW::default(),
+            optimizer: AdamW::new(buckets),
             epochs_done: 0,
         },
     };
+    if resumed.network.buckets != buckets {
+        let path = cli.resume.as_ref().or(cli.init.as_ref());
+        return Err(format!(
+            "{} has {} output buckets, not the {} of --output-buckets",
+            path.map_or(String::new(), |path| path.display().to_string()),
+            resumed.network.buckets.count(),
+            buckets.count()
+        ));
+    }
     let settings = Settings {
         loss: Loss {
             score_weight: 1.0 - cli.wdl,
@@ -353,16 +386,37 @@ mod tests {
     #[test]
     fn a_written_network_has_the_shape_header_and_loads_in_the_engine_and_back() {
         const FORMAT_2_MARK_AND_VERSION: [u8; 6] = [0, 0, 0, 0, 2, 0];
-        let network = FloatNetwork::initial(11);
-        let file = format!("rookery-trainer-{}.nnue", std::process::id());
-        let path = std::env::temp_dir().join(file);
-        save_network(&network, &path).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
-        let loaded = load_network(&path);
-        let _ = std::fs::remove_file(&path);
-        assert_eq!(bytes[..4], *b"RKNN");
-        assert_eq!(bytes[4..10], FORMAT_2_MARK_AND_VERSION);
-        assert!(Network::from_bytes(&bytes).is_ok());
-        assert_eq!(loaded.unwrap().quantise(), network.quantise());
+        const BUCKETS_AT: usize = 12;
+        for buckets in OutputBuckets::ALL {
+            let network = FloatNetwork::initial(11, buckets);
+            let file = format!(
+                "rookery-trainer-{}-{}.nnue",
+                std::process::id(),
+                buckets.count()
+            );
+            let path = std::env::temp_dir().join(file);
+            save_network(&network, &path).unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            let loaded = load_network(&path);
+            let _ = std::fs::remove_file(&path);
+            assert_eq!(bytes[..4], *b"RKNN");
+            assert_eq!(bytes[4..10], FORMAT_2_MARK_AND_VERSION);
+            let count = u16::from_le_bytes([bytes[BUCKETS_AT], bytes[BUCKETS_AT + 1]]);
+            assert_eq!(usize::from(count), buckets.count());
+            assert!(Network::from_bytes(&bytes).is_ok());
+            assert_eq!(loaded.unwrap().quantise(), network.quantise());
+        }
+    }
+
+    #[test]
+    fn output_buckets_are_one_or_eight() {
+        assert_eq!(parse_output_buckets("1"), Ok(OutputBuckets::Single));
+        assert_eq!(parse_output_buckets("8"), Ok(OutputBuckets::PieceCount));
+        for refused in ["3", "0", "eight"] {
+            assert_eq!(
+                parse_output_buckets(refused),
+                Err("expected 1 or 8".to_string())
+            );
+        }
     }
 }

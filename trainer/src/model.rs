@@ -4,9 +4,13 @@
 //! It is the engine's network (`rookery::nnue`) in `f32`: one accumulator
 //! per perspective (the bias plus the weight rows of the active features),
 //! squared clipped ReLU, and an output layer that reads the side to move's
-//! half first. The layout mirrors the engine's file (rows of `HIDDEN`
-//! weights per input feature), so quantising is a plain scale and round,
-//! and every size comes from the library, so the two cannot drift apart.
+//! half first: one layer, or one per output bucket, of which a position
+//! uses (and trains) only its bucket's (the library's `OutputBuckets`
+//! chooses it from the position's piece count, as the engine does). The
+//! layout mirrors the engine's file (rows of `HIDDEN` weights per input
+//! feature, the output layers bucket by bucket), so quantising is a plain
+//! scale and round, and every size comes from the library, so the two
+//! cannot drift apart.
 //!
 //! The same type holds gradients and the optimiser's moments: anything
 //! shaped like the network is a [`FloatNetwork`], and [`FloatNetwork::tensors`]
@@ -17,7 +21,7 @@
 //! keeps [`LANES`] partial sums because float addition is not reordered
 //! otherwise.
 
-use rookery::nnue::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, QuantisedNetwork};
+use rookery::nnue::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, OutputBuckets, QA, QB, QuantisedNetwork};
 use rookery::util::rng::SplitMix64;
 
 /// Largest magnitude any parameter may take: quantised by `QB` the output
@@ -26,7 +30,7 @@ use rookery::util::rng::SplitMix64;
 /// quantised by `QA·QB` the output bias still fits an `i16`.
 pub const WEIGHT_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 /// The tensors of a network, in file order: feature weights, feature
-/// biases, output weights, output bias.
+/// biases, output weights, output biases (the last two bucket by bucket).
 pub const TENSORS: usize = 4;
 /// Which of [`FloatNetwork::tensors`] are weights (decayed) and which
 /// biases (not decayed).
@@ -50,34 +54,41 @@ pub struct FloatNetwork {
     /// One row of `HIDDEN` weights per input feature (`INPUTS` rows).
     pub feature_weights: Vec<[f32; HIDDEN]>,
     pub feature_bias: [f32; HIDDEN],
-    /// `[0]` weighs the side to move's accumulator, `[1]` the other's.
-    pub output_weights: [[f32; HIDDEN]; 2],
-    pub output_bias: f32,
+    /// The output layers and which one a position uses.
+    pub buckets: OutputBuckets,
+    /// One per bucket: `[0]` weighs the side to move's accumulator, `[1]`
+    /// the other's.
+    pub output_weights: Vec<[[f32; HIDDEN]; 2]>,
+    /// One per bucket.
+    pub output_bias: Vec<f32>,
 }
 
 /// What the backward pass needs from the forward pass.
 pub struct Activations {
     /// The accumulators before SCReLU: side to move first.
     pub accumulators: [[f32; HIDDEN]; 2],
+    /// The output bucket the position used.
+    pub bucket: usize,
     /// The network's output; times `SCALE` it is centipawns.
     pub output: f32,
 }
 
 impl FloatNetwork {
-    /// All zeros: an empty gradient or optimiser moment.
-    pub fn zeros() -> FloatNetwork {
+    /// All zeros, with `buckets`: an empty gradient or optimiser moment.
+    pub fn zeros(buckets: OutputBuckets) -> FloatNetwork {
         FloatNetwork {
             feature_weights: vec![[0.0; HIDDEN]; INPUTS],
             feature_bias: [0.0; HIDDEN],
-            output_weights: [[0.0; HIDDEN]; 2],
-            output_bias: 0.0,
+            buckets,
+            output_weights: vec![[[0.0; HIDDEN]; 2]; buckets.count()],
+            output_bias: vec![0.0; buckets.count()],
         }
     }
 
     /// A fresh network to train: small uniform weights, zero biases.
-    pub fn initial(seed: u64) -> FloatNetwork {
+    pub fn initial(seed: u64, buckets: OutputBuckets) -> FloatNetwork {
         let output_init = 1.0 / (2.0 * HIDDEN as f32).sqrt();
-        let mut network = FloatNetwork::zeros();
+        let mut network = FloatNetwork::zeros(buckets);
         network.randomise(seed, FEATURE_WEIGHT_INIT, output_init, 0.0);
         network
     }
@@ -99,8 +110,8 @@ impl FloatNetwork {
         [
             self.feature_weights.as_flattened(),
             &self.feature_bias,
-            self.output_weights.as_flattened(),
-            std::slice::from_ref(&self.output_bias),
+            self.output_weights.as_flattened().as_flattened(),
+            &self.output_bias,
         ]
     }
 
@@ -109,8 +120,8 @@ impl FloatNetwork {
         [
             self.feature_weights.as_flattened_mut(),
             &mut self.feature_bias,
-            self.output_weights.as_flattened_mut(),
-            std::slice::from_mut(&mut self.output_bias),
+            self.output_weights.as_flattened_mut().as_flattened_mut(),
+            &mut self.output_bias,
         ]
     }
 
@@ -150,14 +161,19 @@ impl FloatNetwork {
     }
 
     /// The forward pass for a position whose active features are
-    /// `features` (side to move's perspective first).
+    /// `features` (side to move's perspective first), through the output
+    /// layer of its bucket: a feature per piece on the board, so each
+    /// perspective's count of them is the position's piece count.
     pub fn forward(&self, features: [&[u16]; 2]) -> Activations {
         let accumulators = features.map(|active| self.accumulate(active));
-        let output = self.output_bias
-            + screlu_dot(&accumulators[0], &self.output_weights[0])
-            + screlu_dot(&accumulators[1], &self.output_weights[1]);
+        let bucket = self.buckets.of(features[0].len());
+        let weights = &self.output_weights[bucket];
+        let output = self.output_bias[bucket]
+            + screlu_dot(&accumulators[0], &weights[0])
+            + screlu_dot(&accumulators[1], &weights[1]);
         Activations {
             accumulators,
+            bucket,
             output,
         }
     }
@@ -171,12 +187,13 @@ impl FloatNetwork {
         output_gradient: f32,
         gradient: &mut FloatNetwork,
     ) {
-        gradient.output_bias += output_gradient;
+        let bucket = activations.bucket;
+        gradient.output_bias[bucket] += output_gradient;
         let sides = features
             .into_iter()
             .zip(&activations.accumulators)
-            .zip(&self.output_weights)
-            .zip(&mut gradient.output_weights);
+            .zip(&self.output_weights[bucket])
+            .zip(&mut gradient.output_weights[bucket]);
         for (((active, accumulator), weights), weight_gradients) in sides {
             let mut accumulator_gradient = [0.0f32; HIDDEN];
             for (((slot, weight_gradient), &value), &weight) in accumulator_gradient
@@ -214,8 +231,9 @@ impl FloatNetwork {
         QuantisedNetwork {
             feature_weights,
             feature_bias,
+            buckets: self.buckets,
             output_weights,
-            output_bias: output_bias[0],
+            output_bias,
         }
     }
 
@@ -223,12 +241,12 @@ impl FloatNetwork {
     /// its tensor's factor, so that quantising it gives `quantised` back.
     /// A shipped network is a starting point for training on (`--init`).
     pub fn dequantise(quantised: &QuantisedNetwork) -> FloatNetwork {
-        let mut network = FloatNetwork::zeros();
+        let mut network = FloatNetwork::zeros(quantised.buckets);
         let sources = [
             quantised.feature_weights.as_slice(),
             &quantised.feature_bias,
             &quantised.output_weights,
-            std::slice::from_ref(&quantised.output_bias),
+            &quantised.output_bias,
         ];
         for ((tensor, source), factor) in network
             .tensors_mut()
@@ -301,10 +319,11 @@ mod tests {
     use rookery::records::GameResult;
     use shakmaty::Position;
 
-    /// A network of a trained one's magnitudes: accumulators spread over
-    /// the SCReLU's range, output weights of a few tenths.
-    fn realistic_network(seed: u64) -> FloatNetwork {
-        let mut network = FloatNetwork::zeros();
+    /// A network of a trained one's magnitudes with `buckets`:
+    /// accumulators spread over the SCReLU's range, output weights of a
+    /// few tenths.
+    fn realistic_network(seed: u64, buckets: OutputBuckets) -> FloatNetwork {
+        let mut network = FloatNetwork::zeros(buckets);
         network.randomise(seed, 0.15, 0.6, 0.2);
         network
     }
@@ -337,17 +356,19 @@ mod tests {
     }
 
     #[test]
-    fn the_engine_computes_the_quantised_float_network() {
+    fn the_engine_computes_the_quantised_float_network_of_either_output() {
         // Same weights: only the engine's two truncating divisions differ,
         // by under a centipawn, plus float rounding.
         const TOLERANCE_CP: f32 = 1.5;
-        let float = realistic_network(7);
-        let engine = Network::from_bytes(&float.quantise().to_bytes()).unwrap();
-        for (float_cp, engine_cp) in evaluations(&on_the_quantisation_grid(&float), &engine) {
-            assert!(
-                (engine_cp - float_cp).abs() <= TOLERANCE_CP,
-                "engine {engine_cp}, float {float_cp}"
-            );
+        for buckets in OutputBuckets::ALL {
+            let float = realistic_network(7, buckets);
+            let engine = Network::from_bytes(&float.quantise().to_bytes()).unwrap();
+            for (float_cp, engine_cp) in evaluations(&on_the_quantisation_grid(&float), &engine) {
+                assert!(
+                    (engine_cp - float_cp).abs() <= TOLERANCE_CP,
+                    "{buckets:?}: engine {engine_cp}, float {float_cp}"
+                );
+            }
         }
     }
 
@@ -359,7 +380,7 @@ mod tests {
         // same whatever the evaluation's size. Measured: mean 10, worst 40.
         const MEAN_TOLERANCE_CP: f32 = 15.0;
         const WORST_TOLERANCE_CP: f32 = 50.0;
-        let float = realistic_network(7);
+        let float = realistic_network(7, OutputBuckets::Single);
         let engine = Network::from_bytes(&float.quantise().to_bytes()).unwrap();
         let errors: Vec<f32> = evaluations(&float, &engine)
             .iter()
@@ -373,7 +394,7 @@ mod tests {
 
     #[test]
     fn clipping_keeps_quantised_output_weights_in_the_engines_range() {
-        let mut network = FloatNetwork::zeros();
+        let mut network = FloatNetwork::zeros(OutputBuckets::PieceCount);
         network.randomise(3, 10.0, 10.0, 10.0);
         network.clip();
         let quantised = network.quantise();
@@ -384,7 +405,7 @@ mod tests {
 
     #[test]
     fn a_dequantised_network_quantises_back_to_the_same_weights() {
-        let float = on_the_quantisation_grid(&realistic_network(5));
+        let float = on_the_quantisation_grid(&realistic_network(5, OutputBuckets::PieceCount));
         let quantised = float.quantise();
         let restored = FloatNetwork::dequantise(&quantised);
         assert_eq!(restored.quantise(), quantised);
@@ -397,8 +418,11 @@ mod tests {
 
     #[test]
     fn tensors_cover_every_parameter_once() {
-        let network = FloatNetwork::zeros();
-        let total: usize = network.tensors().iter().map(|t| t.len()).sum();
-        assert_eq!(total, INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1);
+        for buckets in OutputBuckets::ALL {
+            let network = FloatNetwork::zeros(buckets);
+            let total: usize = network.tensors().iter().map(|t| t.len()).sum();
+            let output = buckets.count() * (2 * HIDDEN + 1);
+            assert_eq!(total, INPUTS * HIDDEN + HIDDEN + output);
+        }
     }
 }

@@ -12,6 +12,8 @@
 //! the global step count alone (which AdamW keeps and checkpoints save),
 //! so a resumed run continues the curve where it stopped.
 
+use rookery::nnue::OutputBuckets;
+
 use crate::model::{FloatNetwork, IS_WEIGHT};
 
 const BETA1: f32 = 0.9;
@@ -26,17 +28,16 @@ pub struct AdamW {
     pub steps: u64,
 }
 
-impl Default for AdamW {
-    fn default() -> AdamW {
+impl AdamW {
+    /// A fresh optimiser for networks with `buckets`: no steps taken.
+    pub fn new(buckets: OutputBuckets) -> AdamW {
         AdamW {
-            first_moment: FloatNetwork::zeros(),
-            second_moment: FloatNetwork::zeros(),
+            first_moment: FloatNetwork::zeros(buckets),
+            second_moment: FloatNetwork::zeros(buckets),
             steps: 0,
         }
     }
-}
 
-impl AdamW {
     /// One step of `parameters` down `gradient` with learning rate `rate`,
     /// decaying weights by `weight_decay` (relative to the rate).
     pub fn step(
@@ -122,16 +123,17 @@ mod tests {
 
     #[test]
     fn a_first_step_moves_each_parameter_by_the_rate_against_its_gradient() {
-        let mut parameters = FloatNetwork::zeros();
-        parameters.output_bias = 1.0;
+        let buckets = OutputBuckets::PieceCount;
+        let mut parameters = FloatNetwork::zeros(buckets);
+        parameters.output_bias[5] = 1.0;
         parameters.feature_bias[0] = 1.0;
-        let mut gradient = FloatNetwork::zeros();
-        gradient.output_bias = 0.5;
+        let mut gradient = FloatNetwork::zeros(buckets);
+        gradient.output_bias[5] = 0.5;
         gradient.feature_weights[3][4] = -2.0;
-        let mut optimizer = AdamW::default();
+        let mut optimizer = AdamW::new(buckets);
         optimizer.step(&mut parameters, &gradient, 0.01, 0.1);
         assert!(
-            (parameters.output_bias - 0.99).abs() < 1e-6,
+            (parameters.output_bias[5] - 0.99).abs() < 1e-6,
             "biases are not decayed"
         );
         assert!((parameters.feature_weights[3][4] - 0.01).abs() < 1e-6);

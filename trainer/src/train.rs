@@ -4,7 +4,7 @@
 //!
 //! Each batch is cut into one contiguous slice per thread; every thread
 //! runs the forward and backward passes of its slice into a gradient of
-//! its own (a dense [`FloatNetwork`]: the first layer's 768×256 floats
+//! its own (a dense [`FloatNetwork`]: the first layer's 768×HIDDEN floats
 //! stay in cache, and clearing them costs far less than the batch), the
 //! gradients are summed, and one optimiser step follows. Threads are
 //! scoped per batch: spawning two to sixteen threads is microseconds
@@ -71,9 +71,9 @@ pub struct Trainer {
 impl Trainer {
     pub fn new(network: FloatNetwork, optimizer: AdamW, settings: Settings) -> Trainer {
         Trainer {
+            gradients: vec![FloatNetwork::zeros(network.buckets); settings.threads.max(1)],
             network,
             optimizer,
-            gradients: vec![FloatNetwork::zeros(); settings.threads.max(1)],
             settings,
         }
     }
@@ -183,7 +183,7 @@ pub fn mean_loss(network: &FloatNetwork, loss: &Loss, samples: &[Sample], thread
 mod tests {
     use super::*;
     use crate::test_positions::random_positions;
-    use rookery::nnue::SCALE;
+    use rookery::nnue::{HIDDEN, OutputBuckets, SCALE};
     use rookery::records::GameResult;
     use shakmaty::{Chess, Color, Position, Role};
 
@@ -234,19 +234,32 @@ mod tests {
         const RELATIVE_TOLERANCE: f64 = 0.02;
         const ABSOLUTE_TOLERANCE: f64 = 1e-6;
         let samples = material_samples(4, 21);
-        let mut network = FloatNetwork::zeros();
+        let buckets = OutputBuckets::PieceCount;
+        let mut network = FloatNetwork::zeros(buckets);
         network.randomise(5, 0.1, 0.5, 0.1);
-        let mut gradient = FloatNetwork::zeros();
+        let mut gradient = FloatNetwork::zeros(buckets);
         accumulate_gradient(&network, &LOSS, &samples, &mut gradient);
 
         let feature = usize::from(samples[0].features()[0][0]);
-        let probes: [(usize, usize); 6] = [
-            (0, feature * rookery::nnue::HIDDEN + 3),
-            (0, feature * rookery::nnue::HIDDEN + 100),
+        // The output layer of the first sample's bucket, and of a bucket
+        // no sample is in (no gradient).
+        let bucket = buckets.of(samples[0].features()[0].len());
+        let unused = (0..buckets.count())
+            .find(|&b| {
+                samples
+                    .iter()
+                    .all(|s| buckets.of(s.features()[0].len()) != b)
+            })
+            .unwrap();
+        let probes: [(usize, usize); 8] = [
+            (0, feature * HIDDEN + 3),
+            (0, feature * HIDDEN + 100),
             (1, 17),
-            (2, 40),
-            (2, rookery::nnue::HIDDEN + 9),
-            (3, 0),
+            (2, bucket * 2 * HIDDEN + 40),
+            (2, bucket * 2 * HIDDEN + HIDDEN + 9),
+            (2, unused * 2 * HIDDEN + 7),
+            (3, bucket),
+            (3, unused),
         ];
         let summed_loss = |network: &FloatNetwork| -> f64 {
             samples
@@ -292,7 +305,12 @@ mod tests {
             weight_decay: 0.0,
             threads: 2,
         };
-        let mut trainer = Trainer::new(FloatNetwork::initial(9), AdamW::default(), settings);
+        let buckets = OutputBuckets::Single;
+        let mut trainer = Trainer::new(
+            FloatNetwork::initial(9, buckets),
+            AdamW::new(buckets),
+            settings,
+        );
         let before = mean_loss(&trainer.network, &LOSS, &validation, 2);
         for _ in 0..EPOCHS {
             trainer.train_pass(&samples, &CONSTANT);

@@ -1,6 +1,7 @@
 //! The trainer run as a user runs it, on a fixed small input: the same
 //! command gives the same network, byte for byte (what a network's recipe,
-//! `networks/recipe-<id>.toml`, relies on), and a data list whose counts
+//! `networks/recipe-<id>.toml`, relies on), with one output bucket or
+//! eight (a network the engine then loads), and a data list whose counts
 //! this build's training filter does not reproduce is refused before
 //! anything is trained.
 //!
@@ -11,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use rookery::nnue::activate_file;
 use rookery::records::TRAINING_FILTER_VERSION;
 use rookery::records::convert::convert;
 use rookery::records::manifest::{self, MANIFEST_NAME};
@@ -43,9 +45,15 @@ fn scratch(name: &str) -> PathBuf {
 /// most bytes after three epochs, though the quantised networks happen to
 /// agree).
 fn train(dir: &Path, out: &str, threads: &str, data: &Path) -> Output {
+    train_with(dir, out, threads, data, &[])
+}
+
+/// [`train`] with `more` arguments.
+fn train_with(dir: &Path, out: &str, threads: &str, data: &Path, more: &[&str]) -> Output {
     Command::new(TRAINER)
         .args(["--out-dir"])
         .arg(dir.join(out))
+        .args(more)
         .args(["--epochs", EPOCHS, "--batch", BATCH, "--threads", threads])
         .args(["--mirror", "--wd", "0.1", "--lr", "0.004", "--wdl", "0.1"])
         .args([
@@ -82,6 +90,32 @@ fn the_same_command_trains_the_same_network_to_the_byte() {
         let second = network(&dir, "b", &train(&dir, "b", threads, &data));
         assert!(first == second, "two runs on {threads} threads differ");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_eight_bucket_run_is_reproducible_and_writes_a_network_the_engine_loads() {
+    const BUCKETS: [&str; 2] = ["--output-buckets", "8"];
+    const BUCKETS_AT: usize = 12;
+    let dir = scratch("buckets");
+    let data = dir.join("data").join(MANIFEST_NAME);
+    let run = train_with(&dir, "a", "2", &data, &BUCKETS);
+    let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+    let first = network(&dir, "a", &run);
+    let second = network(&dir, "b", &train_with(&dir, "b", "2", &data, &BUCKETS));
+    assert!(first == second, "two runs with 8 output buckets differ");
+    assert!(
+        stderr
+            .lines()
+            .next()
+            .is_some_and(|line| line.contains("8 output buckets by piece count")),
+        "{stderr}"
+    );
+    let (bytes, _) = first;
+    let buckets = u16::from_le_bytes([bytes[BUCKETS_AT], bytes[BUCKETS_AT + 1]]);
+    assert_eq!(buckets, 8);
+    // The engine's loader (`EvalFile`, `bench --eval-file`) takes it.
+    activate_file(dir.join("a/final.nnue").to_str().unwrap()).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

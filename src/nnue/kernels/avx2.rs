@@ -5,11 +5,13 @@
 //! written with intrinsics, as LLVM's own vectorisation of it for AVX2
 //! used 128-bit vectors (about 40% fewer instructions in `evaluate` so).
 //!
-//! Callers must make sure the processor has AVX2 (`crate::util::simd::Simd`).
+//! Callers must make sure the processor has AVX2, and POPCNT for
+//! `evaluate`, which counts the pieces that choose the output bucket
+//! (`crate::util::simd::Simd`).
 
 use std::arch::x86_64::*;
 
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color};
 
 use crate::nnue::piece_changes::PieceChanges;
 use crate::nnue::{Accumulator, HIDDEN, Network, QA};
@@ -24,9 +26,16 @@ pub(super) fn play(parent: &Accumulator, network: &Network, changes: &PieceChang
     parent.updated(network, changes)
 }
 
-#[target_feature(enable = "avx2")]
-pub(super) fn evaluate(accumulator: &Accumulator, network: &Network, turn: Color) -> i32 {
-    accumulator.output(network, turn, |values, weights| screlu_dot(values, weights))
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) fn evaluate(
+    accumulator: &Accumulator,
+    network: &Network,
+    turn: Color,
+    occupied: Bitboard,
+) -> i32 {
+    accumulator.output(network, turn, occupied, |values, weights| {
+        screlu_dot(values, weights)
+    })
 }
 
 /// `accumulator::screlu_dot`, 16 values a step: clamp, multiply by the

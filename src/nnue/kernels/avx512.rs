@@ -3,11 +3,12 @@
 //! AVX2 (`avx2.rs`): the accumulator update is the plain loop compiled
 //! here, the output layer's sum is written with intrinsics.
 //!
-//! Callers must make sure the processor has both features (`crate::util::simd::Simd`).
+//! Callers must make sure the processor has both features, and POPCNT for
+//! `evaluate` (`crate::util::simd::Simd`).
 
 use std::arch::x86_64::*;
 
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color};
 
 use crate::nnue::piece_changes::PieceChanges;
 use crate::nnue::{Accumulator, HIDDEN, Network, QA};
@@ -22,9 +23,16 @@ pub(super) fn play(parent: &Accumulator, network: &Network, changes: &PieceChang
     parent.updated(network, changes)
 }
 
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(super) fn evaluate(accumulator: &Accumulator, network: &Network, turn: Color) -> i32 {
-    accumulator.output(network, turn, |values, weights| screlu_dot(values, weights))
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(super) fn evaluate(
+    accumulator: &Accumulator,
+    network: &Network,
+    turn: Color,
+    occupied: Bitboard,
+) -> i32 {
+    accumulator.output(network, turn, occupied, |values, weights| {
+        screlu_dot(values, weights)
+    })
 }
 
 /// `accumulator::screlu_dot`, 32 values a step, as in `avx2.rs`.
