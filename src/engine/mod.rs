@@ -441,6 +441,9 @@ impl Engine {
         for error in &go.errors {
             self.error(error);
         }
+        if let Some(missing) = nnue::missing_network() {
+            self.error(&missing);
+        }
         let root_moves = self.root_moves(&go.search_moves);
         let tablebase = TbConfig::new(&self.tablebases, self.options.probe_settings());
         let (root_moves, root_tb_hits) = self.rank_by_tablebases(tablebase.as_ref(), root_moves);

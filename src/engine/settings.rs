@@ -99,6 +99,7 @@ impl Engine {
     /// to an engine built with the least it runs with ([`Engine::new`]),
     /// each as a `setoption` would; keeps what applying them found, to be
     /// told after `uci`, and advertises the values taken as the defaults.
+    /// A build that embeds no network and was given none says so then.
     pub(super) fn apply_defaults(&mut self) {
         let built_in = Options::default();
         let mut changes = built_in.changes_from(&self.options);
@@ -108,6 +109,10 @@ impl Engine {
             let found = self.apply_option(change);
             self.startup_findings
                 .extend(found.into_iter().map(|finding| (id, finding)));
+        }
+        if let Some(missing) = nnue::missing_network() {
+            let finding = Finding::Error(format!("EvalFile: {missing}"));
+            self.startup_findings.push((options::Id::EvalFile, finding));
         }
         self.config.defaults = self.options.clone();
     }
@@ -163,15 +168,18 @@ impl Engine {
                         }
                     }
                 }
-                found.push(Finding::Note(format!(
-                    "EvalFile: evaluating with {} (network {})",
-                    if path.is_empty() {
-                        "the embedded network"
-                    } else {
-                        path
-                    },
-                    nnue::active().identity()
-                )));
+                found.push(match nnue::missing_network() {
+                    Some(missing) => Finding::Error(format!("EvalFile: {missing}")),
+                    None => Finding::Note(format!(
+                        "EvalFile: evaluating with {} (network {})",
+                        if path.is_empty() {
+                            "the embedded network"
+                        } else {
+                            path
+                        },
+                        nnue::active().identity()
+                    )),
+                });
                 // The position's accumulator and the table's static
                 // evaluations belong to the old network.
                 self.game.board = Board::new(self.game.board.pos().clone());

@@ -14,7 +14,7 @@
 
 use shakmaty::{Bitboard, Color, Piece, Square};
 
-use super::{HIDDEN, Network, QA, QB, SCALE, feature_index};
+use super::{HIDDEN, MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE, feature_index};
 use crate::nnue::piece_changes::PieceChanges;
 use crate::score::MAX_EVAL;
 
@@ -95,15 +95,14 @@ impl Accumulator {
         network: &Network,
         turn: Color,
         occupied: Bitboard,
-        dot: impl Fn(&[i16; HIDDEN], &[i16; HIDDEN]) -> i32,
+        dot: impl Fn(&[i16; HIDDEN], &[i16; HIDDEN]) -> i64,
     ) -> i32 {
         let (ours, theirs) = match turn {
             Color::White => (&self.white, &self.black),
             Color::Black => (&self.black, &self.white),
         };
         let layer = network.output_layer(occupied.count());
-        let sum =
-            i64::from(dot(ours, &layer.weights[0])) + i64::from(dot(theirs, &layer.weights[1]));
+        let sum = dot(ours, &layer.weights[0]) + dot(theirs, &layer.weights[1]);
         let output = sum / i64::from(QA) + i64::from(layer.bias);
         let centipawns = output * i64::from(SCALE) / i64::from(QA * QB);
         // An extreme network or position must not pass for a tablebase
@@ -159,19 +158,51 @@ fn combine(values: &mut [i16; HIDDEN], weights: &[i16; HIDDEN], op: impl Fn(i16,
     }
 }
 
+/// The largest term of [`screlu_dot`]: QA² · [`MAX_OUTPUT_WEIGHT`],
+/// about 8.3 million.
+pub(super) const MAX_TERM: i64 = (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64);
+/// Whether a whole half of the output layer's sum, [`HIDDEN`] terms, fits
+/// an `i32`: at 256 it does (just: 2.11 · 10⁹), and each path sums it in
+/// 32 bits as it always has; at 384 or 512 it may not, and each path adds
+/// its 32-bit partial sums in 64 bits. A constant, so each build compiles
+/// only its own way.
+pub(super) const HALF_FITS_I32: bool = MAX_TERM * (HIDDEN as i64) <= i32::MAX as i64;
+/// The terms [`screlu_dot`] sums in an `i32` before adding the sums in an
+/// `i64`: the whole half where it fits, else 128 (an `i32` holds 260 of
+/// the largest terms).
+const TERMS_PER_I32_SUM: usize = if HALF_FITS_I32 { HIDDEN } else { 128 };
+const _: () = assert!(
+    MAX_TERM * (TERMS_PER_I32_SUM as i64) <= i32::MAX as i64,
+    "a chunk of the output layer's sum could overflow i32"
+);
+const _: () = assert!(
+    HIDDEN.is_multiple_of(TERMS_PER_I32_SUM),
+    "the output layer's sum reads whole chunks"
+);
+
 /// Σ clamp(value, 0, QA)² · weight, computed as (clamped · weight) ·
 /// clamped: the first product fits an `i16` because the network file
-/// guarantees |weight| ≤ [`super::MAX_OUTPUT_WEIGHT`] (255 · 127 < 2¹⁵), which lets
-/// the loop vectorise into 16-bit multiplies and 32-bit multiply-adds on
-/// any SIMD target. A half of 256 terms stays below 255² · 127 · 256 < 2³¹.
+/// guarantees |weight| ≤ [`MAX_OUTPUT_WEIGHT`] (255 · 127 < 2¹⁵), which
+/// lets the loop vectorise into 16-bit multiplies and 32-bit multiply-adds
+/// on any SIMD target. Summed in `i32` by chunks of [`TERMS_PER_I32_SUM`],
+/// and the chunks in `i64`.
 #[inline(always)]
-pub(super) fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+pub(super) fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+    let (values, _) = values.as_chunks::<TERMS_PER_I32_SUM>();
+    let (weights, _) = weights.as_chunks::<TERMS_PER_I32_SUM>();
     values
         .iter()
         .zip(weights)
-        .map(|(&value, &weight)| {
-            let clipped = value.clamp(0, QA as i16);
-            i32::from(clipped.wrapping_mul(weight)) * i32::from(clipped)
+        .map(|(values, weights)| {
+            let chunk: i32 = values
+                .iter()
+                .zip(weights)
+                .map(|(&value, &weight)| {
+                    let clipped = value.clamp(0, QA as i16);
+                    i32::from(clipped.wrapping_mul(weight)) * i32::from(clipped)
+                })
+                .sum();
+            i64::from(chunk)
         })
         .sum()
 }

@@ -21,8 +21,17 @@
 //! for AVX2 and AVX-512, and [`crate::util::simd`] picks a path at start-up,
 //! so one binary runs on any x86-64 processor.
 //!
-//! A network file of a shape this build does not evaluate is refused,
-//! naming its shape and the ones this build evaluates (`shape.rs`).
+//! The hidden width [`HIDDEN`] is fixed when the engine is built: 256, or
+//! 384 or 512 with the cargo feature `hidden-384` or `hidden-512` (the
+//! trainer has the same features and trains networks of its width). A
+//! network file of another width is refused, naming its shape and the ones
+//! this build evaluates (`shape.rs`). Only a 256-wide build embeds the
+//! shipped network (gen 14, `networks/default.nnue`); a build of another
+//! width starts with none (every position evaluates as 0, and the engine
+//! says so after `uci` and at each `go`; `bench` and `datagen` refuse to
+//! run) until `EvalFile`, or `bench --eval-file`, gives it one of its
+//! width. Its tests that need no embedded network pass:
+//! `cargo test --release --features hidden-512 -p rookery nnue`.
 
 mod accumulator;
 mod format;
@@ -35,7 +44,7 @@ pub(crate) use accumulator::Accumulator;
 pub use format::QuantisedNetwork;
 pub(crate) use kernels::check_simd_path;
 pub use network::{Network, activate_file};
-pub(crate) use network::{active, set_active};
+pub(crate) use network::{active, missing_network, set_active};
 pub use shape::{OutputBuckets, shape_name};
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
@@ -43,8 +52,16 @@ use shakmaty::{Chess, Color, Piece, Position, Square};
 const SQUARES: usize = 64;
 /// Input features per perspective: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 2 * 6 * SQUARES;
-/// Neurons of the first layer, per perspective.
+/// Neurons of the first layer, per perspective: 256 unless a feature
+/// says otherwise.
+#[cfg(not(any(feature = "hidden-384", feature = "hidden-512")))]
 pub const HIDDEN: usize = 256;
+#[cfg(all(feature = "hidden-384", not(feature = "hidden-512")))]
+pub const HIDDEN: usize = 384;
+#[cfg(all(feature = "hidden-512", not(feature = "hidden-384")))]
+pub const HIDDEN: usize = 512;
+#[cfg(all(feature = "hidden-384", feature = "hidden-512"))]
+compile_error!("the features hidden-384 and hidden-512 each set the hidden width: choose one");
 /// Quantisation of the first layer (and of the clipping ceiling).
 pub const QA: i32 = 255;
 /// Quantisation of the output layer.

@@ -2,6 +2,10 @@
 //! evaluation reads (an output layer per output bucket), its name, and
 //! which network is active. The file's layout is `format.rs`'s.
 //!
+//! A 256-wide build embeds the shipped network; a build of another width
+//! embeds none and evaluates with a stand-in of zero weights until it is
+//! given a network ([`missing_network`] says why it should be).
+//!
 //! The active network is a `&'static Network`: the one embedded in the
 //! binary, or one loaded from `EvalFile` (or `bench --eval-file`), leaked
 //! so that every board can hold a plain reference (no reference count
@@ -19,17 +23,16 @@ use std::io::Read;
 use super::format::{self, MAX_HEADER_BYTES, QuantisedNetwork, weight_bytes};
 use super::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, OutputBuckets, QA};
 
-/// The network shipped inside the binary.
+/// The network shipped inside the binary, gen 14: 256 wide, so only a
+/// build of that width embeds it.
+#[cfg(not(any(feature = "hidden-384", feature = "hidden-512")))]
 const EMBEDDED_BYTES: &[u8] = include_bytes!("../../networks/default.nnue");
 /// Hex digits of a network file's SHA-256 that name it.
 const IDENTITY_HEX_DIGITS: usize = 12;
+/// The name of the stand-in of a build that embeds no network: no file's
+/// name, which is hex digits.
+const NO_NETWORK: &str = "none";
 
-// The output layer sums each perspective's HIDDEN terms of
-// clamp(x, 0, QA)² · weight in an i32 (see `accumulator::screlu_dot`).
-const _: () = assert!(
-    (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) * (HIDDEN as i64) <= i32::MAX as i64,
-    "the output layer's i32 sum could overflow at this width"
-);
 // Each term's clamp(x, 0, QA) · weight is an i16 product first (see
 // `accumulator::screlu_dot`).
 const _: () = assert!(
@@ -139,6 +142,20 @@ impl Network {
         Network::from_bytes(&quantised.to_bytes()).expect("a valid network")
     }
 
+    /// What a build that embeds no network evaluates with until it is
+    /// given one: every weight 0, so every evaluation 0.
+    #[cfg(any(feature = "hidden-384", feature = "hidden-512"))]
+    fn stand_in() -> Network {
+        let quantised = QuantisedNetwork {
+            feature_weights: vec![0; INPUTS * HIDDEN],
+            feature_bias: vec![0; HIDDEN],
+            buckets: OutputBuckets::Single,
+            output_weights: vec![0; 2 * HIDDEN],
+            output_bias: vec![0],
+        };
+        Network::from_checked(quantised, NO_NETWORK.to_string())
+    }
+
     /// Reads a network file from disk. Only a regular file of a shape
     /// this build evaluates and of that shape's size is read, so a device,
     /// a pipe or a huge file can neither hang the engine nor fill its
@@ -172,8 +189,13 @@ impl Network {
     }
 }
 
+/// The network evaluations use when none was chosen: the shipped one, or
+/// the stand-in of a build that embeds none.
 static EMBEDDED: LazyLock<&'static Network> = LazyLock::new(|| {
+    #[cfg(not(any(feature = "hidden-384", feature = "hidden-512")))]
     let network = Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid");
+    #[cfg(any(feature = "hidden-384", feature = "hidden-512"))]
+    let network = Network::stand_in();
     Box::leak(Box::new(network))
 });
 
@@ -185,6 +207,25 @@ pub(crate) fn active() -> &'static Network {
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     chosen.unwrap_or(*EMBEDDED)
+}
+
+/// Why the engine should not be trusted to evaluate now, if it should
+/// not: a build that embeds no network (one of another width than the
+/// shipped network's) has been given none. `bench` and `datagen` refuse to
+/// run then, and the engine says so after `uci` and at each `go`.
+pub(crate) fn missing_network() -> Option<String> {
+    missing(active())
+}
+
+/// Why `network` is no network to evaluate with, if it is the stand-in.
+fn missing(network: &Network) -> Option<String> {
+    (network.identity == NO_NETWORK).then(|| {
+        format!(
+            "this build is {HIDDEN} wide and embeds no network (only a 256-wide build embeds \
+             the shipped one): give it a {HIDDEN}-wide network file with EvalFile (bench: \
+             --eval-file); until then every position evaluates as 0"
+        )
+    })
 }
 
 /// Makes `network` the active one (`EvalFile`); `None` restores the

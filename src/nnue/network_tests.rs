@@ -1,7 +1,8 @@
 //! Unit tests of `network.rs`: a network's name; each shape this build
 //! evaluates loaded from a file and evaluated as a plain reference
 //! computes it; files of other shapes, or bad ones, refused with a reason;
-//! and the shipped network's file under either header.
+//! and the shipped network's file under either header (in a build that
+//! embeds it).
 
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Position, Square};
 
@@ -246,13 +247,16 @@ fn files_round_trip_and_bad_ones_are_refused_with_a_reason() {
     assert_eq!(network.output_layer(SQUARES).bias, -70);
 }
 
-/// The tests of the shipped network's file.
+/// The tests of the shipped network's file, which only a build of its
+/// width embeds.
+#[cfg(not(any(feature = "hidden-384", feature = "hidden-512")))]
 mod shipped {
     use super::*;
 
     #[test]
     fn the_embedded_network_is_named_by_its_file() {
         assert_eq!(EMBEDDED.identity(), identity(EMBEDDED_BYTES));
+        assert_eq!(missing(&EMBEDDED), None);
         // The same weights under the format-2 header are another file.
         let rewritten = QuantisedNetwork::from_bytes(EMBEDDED_BYTES)
             .unwrap()
@@ -275,4 +279,14 @@ mod shipped {
         assert_eq!(loaded.identity(), identity(&rewritten));
         assert_eq!(loaded.outputs, EMBEDDED.outputs);
     }
+}
+
+/// A build that embeds no network says so until it is given one.
+#[cfg(any(feature = "hidden-384", feature = "hidden-512"))]
+#[test]
+fn a_build_without_an_embedded_network_evaluates_nothing_and_says_so() {
+    assert_eq!(EMBEDDED.identity(), NO_NETWORK);
+    assert_eq!(evaluate(&EMBEDDED, &Chess::default()), 0);
+    let missing = missing(&EMBEDDED).unwrap();
+    assert!(missing.contains(&format!("{HIDDEN} wide")), "{missing}");
 }

@@ -132,6 +132,19 @@ fn bench_refuses_a_network_file_it_cannot_use_naming_it() {
         stderr.starts_with("rookery: bench: --eval-file: ") && stderr.contains(cut),
         "{stderr}"
     );
+    // A network of another width: refused as that width.
+    let wide = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-wide.nnue");
+    let mut bytes = std::fs::read(SHIPPED).unwrap();
+    bytes[4..8].copy_from_slice(&1024u32.to_le_bytes());
+    std::fs::write(&wide, &bytes).unwrap();
+    let wide = wide.to_str().unwrap();
+    let stderr = failed_run(&["bench", "1", "--eval-file", wide]);
+    assert!(
+        stderr.contains(wide)
+            && stderr.contains("network is 1024 wide")
+            && stderr.contains("this build evaluates only"),
+        "{stderr}"
+    );
     let config = config_file("bench-cut.toml", &format!("EvalFile = \"{cut}\"\n"));
     let stderr = failed_run(&["--config", &config, "bench", "1"]);
     assert!(

@@ -8,9 +8,11 @@
 //!         [--resume DIR/epoch-N.f32 | --init NETWORK.nnue] FILE...
 //! ```
 //!
-//! `--output-buckets 8` gives the network eight output layers chosen by
-//! the pieces on the board (`rookery::nnue::OutputBuckets`). The first
-//! line the trainer prints names the shape it trains.
+//! The network's hidden width is the build's (256, or the `hidden-384` or
+//! `hidden-512` feature: `cargo build --release -p rookery-trainer
+//! --features hidden-512`); `--output-buckets 8` gives it eight output
+//! layers chosen by the pieces on the board (`rookery::nnue::OutputBuckets`).
+//! The first line the trainer prints names the shape it trains.
 //!
 //! This file owns the command line and the run: load every position into
 //! memory, shuffle once and hold out a validation set, fit the sigmoid

@@ -75,6 +75,9 @@ pub fn run(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&str),
 ) -> Result<Option<Summary>, String> {
+    if let Some(missing) = crate::nnue::missing_network() {
+        return Err(missing);
+    }
     let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
     let pool = ThreadPool::new(settings.threads).map_err(|e| e.to_string())?;
     if let Some(fallback) = crate::nnue::check_simd_path(crate::nnue::active()) {

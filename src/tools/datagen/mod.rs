@@ -144,6 +144,9 @@ impl Progress {
 
 /// Runs the generator until its game or position count is reached.
 pub fn run(settings: &Settings) -> io::Result<()> {
+    if let Some(missing) = crate::nnue::missing_network() {
+        return Err(io::Error::other(missing));
+    }
     if let Some(fallback) = crate::nnue::check_simd_path(crate::nnue::active()) {
         eprintln!("datagen: {fallback}");
     }
