@@ -11,10 +11,10 @@
 //! chosen from the number of pieces on the board, counted inside each
 //! path's function: one `popcnt` on the AVX2 and AVX-512 paths (which
 //! need POPCNT beside their vectors) instead of the baseline's dozen
-//! instructions, on the way to every evaluation's output weights. All of it is integer arithmetic
-//! (wrapping where it may wrap, exact elsewhere), so every path gives the
-//! same values bit for bit; the tests below compare every path the
-//! processor supports with the plain one.
+//! instructions, on the way to every evaluation's output weights. All of
+//! it is integer arithmetic (wrapping where it may wrap, exact elsewhere),
+//! so every path gives the same values bit for bit; the tests below
+//! compare every path the processor supports with the plain one.
 //!
 //! Per call, on the 2-core dev machine (AMD Zen 4), plain / AVX2 /
 //! AVX-512: `play` 54 / 40 / 37.5 ns, `evaluate` 80 / 24 / 19 ns. A build

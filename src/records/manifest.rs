@@ -140,7 +140,10 @@ impl Entry {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(
-                    "{}: format version {} has no trailer, so nothing shows it was not cut at                      a game's end: a new row is only made for a file that ends in its trailer                      (`rookery dataconvert` rewrites a whole file in the current version)",
+                    "{}: format version {} has no trailer, so nothing shows it was not cut \
+                     at a game's end: a new row is only made for a file that ends in its \
+                     trailer (`rookery dataconvert` rewrites a whole file in the current \
+                     version)",
                     full.display(),
                     contents.entry.format
                 ),
