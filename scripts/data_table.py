@@ -19,7 +19,8 @@ anyone typing them:
 - ``check`` exits 1 naming each row whose figures are not its files' sums,
   each manifest file that no row or more than one row covers, and a
   ``**Size**`` line that is not the manifest's totals;
-- ``update`` rewrites every row's figures and the ``**Size**`` line;
+- ``update`` rewrites every row's figures and the ``**Size**`` line, and
+  refuses (exit 1, writing nothing) a row longer than 400 characters;
   ``--add 'FOLDER/ SPEC'`` with ``--engine`` and ``--made`` first appends a
   row for a new run (its figures filled in like the others').
 
@@ -50,6 +51,10 @@ BRACE = re.compile(r"\{([^{}]*)\}")
 RANGE = re.compile(r"^(\d+)\.\.(\d+)$")
 # Bytes in the megabytes the Size line gives.
 MEGABYTE = 1_000_000
+# The longest Markdown line the project accepts (scripts/test_results.py
+# holds every tracked Markdown file to it); a longer row is refused here,
+# where it is written, and not first in CI.
+MAX_ROW_CHARACTERS = 400
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,9 @@ def update(readme: str, files: dict[str, Totals],
         first_cell = row.group(1)
         totals = total_of(files[path] for path in row_files(first_cell, files))
         lines[k] = row_text(first_cell, row.group(2), row.group(3), totals)
+        if len(lines[k]) > MAX_ROW_CHARACTERS:
+            raise ValueError(f"the row {first_cell} would be {len(lines[k])} characters, "
+                             f"more than {MAX_ROW_CHARACTERS}: shorten its engine or made text")
     text = "\n".join(lines) + ("\n" if readme.endswith("\n") else "")
     total = total_of(files.values())
     if not SIZE.search(text):

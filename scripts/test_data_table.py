@@ -87,6 +87,16 @@ def test_update_refuses_a_row_that_is_there():
         raise AssertionError("a second row for old_gen5/ was added")
 
 
+def test_update_refuses_a_row_longer_than_the_markdown_limit():
+    made = "x" * data_table.MAX_ROW_CHARACTERS
+    try:
+        data_table.update(GOOD, FILES, ("`old_gen6/`", "e", made))
+    except ValueError as error:
+        assert "`old_gen6/`" in str(error) and "characters" in str(error)
+    else:
+        raise AssertionError("a row over the limit was written")
+
+
 def test_the_command_line_adds_a_row_and_checks(tmp_path: Path):
     manifest = tmp_path / "manifest.tsv"
     manifest.write_text("path\tgames\ttraining_positions\tbytes\n"
