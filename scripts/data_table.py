@@ -51,10 +51,10 @@ BRACE = re.compile(r"\{([^{}]*)\}")
 RANGE = re.compile(r"^(\d+)\.\.(\d+)$")
 # Bytes in the megabytes the Size line gives.
 MEGABYTE = 1_000_000
-# The longest Markdown line the project accepts (scripts/test_results.py
-# holds every tracked Markdown file to it); a longer row is refused here,
-# where it is written, and not first in CI.
-MAX_ROW_CHARACTERS = 400
+# The longest Markdown line the project accepts: scripts/test_results.py
+# holds every tracked Markdown file to it, and a longer row is refused
+# here, where it is written, and not first in CI.
+MAX_MARKDOWN_LINE = 400
 
 
 @dataclass(frozen=True)
@@ -180,9 +180,9 @@ def update(readme: str, files: dict[str, Totals],
         first_cell = row.group(1)
         totals = total_of(files[path] for path in row_files(first_cell, files))
         lines[k] = row_text(first_cell, row.group(2), row.group(3), totals)
-        if len(lines[k]) > MAX_ROW_CHARACTERS:
+        if len(lines[k]) > MAX_MARKDOWN_LINE:
             raise ValueError(f"the row {first_cell} would be {len(lines[k])} characters, "
-                             f"more than {MAX_ROW_CHARACTERS}: shorten its engine or made text")
+                             f"more than {MAX_MARKDOWN_LINE}: shorten its engine or made text")
     text = "\n".join(lines) + ("\n" if readme.endswith("\n") else "")
     total = total_of(files.values())
     if not SIZE.search(text):

@@ -88,7 +88,7 @@ def test_update_refuses_a_row_that_is_there():
 
 
 def test_update_refuses_a_row_longer_than_the_markdown_limit():
-    made = "x" * data_table.MAX_ROW_CHARACTERS
+    made = "x" * data_table.MAX_MARKDOWN_LINE
     try:
         data_table.update(GOOD, FILES, ("`old_gen6/`", "e", made))
     except ValueError as error:

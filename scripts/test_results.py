@@ -9,13 +9,12 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results  # noqa: E402
+from data_table import MAX_MARKDOWN_LINE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "\t".join(results.COLUMNS) + "\n"
 ROW = ["2026-11-26", "35", "network gen 9", "fba0fc1", "SPRT[0,10] 25k nodes", "1011",
        "+18.9 ± 15.6", "2.38, 0.08 (stopped)", "shipped as gen 9", "results/notes/gen9.md"]
-# The longest line a Markdown file of the repository may have.
-MAX_MARKDOWN_LINE = 400
 
 
 def log(tmp_path: Path, *rows: list[str], header: str = HEADER) -> Path:
